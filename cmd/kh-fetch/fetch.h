@@ -1,0 +1,9 @@
+/* fetch.h: the sources of kh-fetch, one file each; main.c dispatches */
+#ifndef FETCH_H
+#define FETCH_H
+#include "kh.h"
+
+/* Each takes argv with argv[0] the source name and returns the exit code. */
+int fetch_git(int argc, char **argv);	/* git.c */
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * kh.h: the one header of the kh shared library, sectioned by source file.
+ *
+ * Ownership: what a function returns is the caller's to free unless it is
+ * marked "borrowed"; a record handler borrows its record (the loop deletes
+ * it after the handler returns: detach or duplicate to keep any part).
+ */
+#ifndef KH_H
+#define KH_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <cJSON.h>
+
+#ifndef KH_VERSION
+#define KH_VERSION "0.1.0"
+#endif
+
+#if defined(__GNUC__)
+#define KH_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define KH_NORETURN __attribute__((noreturn))
+#else
+#define KH_PRINTF(a, b)
+#define KH_NORETURN
+#endif
+
+/* Exit codes: the same table is in kh(7) and in every page's EXIT STATUS. */
+enum kh_exit {
+	KH_OK = 0,	/* every record processed */
+	KH_PARTIAL = 1,	/* finished, but records were skipped */
+	KH_USAGE = 2,	/* bad option or operand */
+	KH_DATA = 3,	/* stopped on bad input (--strict), or unusable input */
+	KH_SYS = 4,	/* OS or I/O error, a failed write to stdout too */
+	KH_REMOTE = 5	/* network or remote failure after retries */
+};
+
+/* err.c: messages "prog: what went wrong 'subject': reason" and allocation */
+extern const char *kh_prog;		/* basename of argv[0] */
+void kh_init(const char *argv0);	/* set kh_prog, SIGPIPE to default */
+void kh_warn(const char *fmt, ...) KH_PRINTF(1, 2);	/* muted by -q */
+void kh_err(const char *fmt, ...) KH_PRINTF(1, 2);	/* never muted */
+void kh_note(const char *fmt, ...) KH_PRINTF(1, 2);	/* only with -v */
+KH_NORETURN void kh_die(int code, const char *fmt, ...) KH_PRINTF(2, 3);
+void *kh_malloc(size_t n);		/* these exit 4 when memory runs out */
+void *kh_calloc(size_t n, size_t size);
+void *kh_realloc(void *p, size_t n);
+char *kh_strdup(const char *s);
+char *kh_strndup(const char *s, size_t n);
+char *kh_asprintf(const char *fmt, ...) KH_PRINTF(1, 2);
+
+/* buf.c: a growable byte buffer that refuses to grow past max (0: no cap) */
+struct kh_buf {
+	char *p;	/* always NUL-terminated once anything was added */
+	size_t len, cap, max;
+};
+int kh_buf_add(struct kh_buf *b, const void *s, size_t n); /* -1 over max */
+int kh_buf_addc(struct kh_buf *b, int c);
+int kh_buf_adds(struct kh_buf *b, const char *s);
+int kh_buf_addf(struct kh_buf *b, const char *fmt, ...) KH_PRINTF(2, 3);
+void kh_buf_reset(struct kh_buf *b);	/* len = 0, keeps memory */
+void kh_buf_free(struct kh_buf *b);
+char *kh_buf_detach(struct kh_buf *b);	/* the bytes, caller frees */
+
+/* opt.c: the shared flags and option helpers */
+struct kh_opts {
+	int quiet, verbose, strict, unbuffered;
+	size_t max_line;
+};
+extern struct kh_opts kh_opt;
+#define KH_LINE_MAX ((size_t)16 << 20)
+enum { KH_OPT_STRICT = 0x100, KH_OPT_MAXLINE, KH_OPT_UNBUFFERED,
+	KH_OPT_TOOL = 0x200 /* first free value for a tool's long-only flags */ };
+#define KH_SHORTOPTS ":hVqv"	/* leading colon: we report missing arguments */
+#define KH_LONGOPTS \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "strict", no_argument, NULL, KH_OPT_STRICT }, \
+	{ "max-line", required_argument, NULL, KH_OPT_MAXLINE }, \
+	{ "unbuffered", no_argument, NULL, KH_OPT_UNBUFFERED }
+/* The text printed by --help, "Usage: ..." first; each tool sets it. */
+extern const char *kh_usage_text;
+/*
+ * Handle one getopt_long result c that the tool did not claim: the shared
+ * flags, or an unknown option / missing argument (exit 2). Call it from the
+ * default: branch of the switch.
+ */
+void kh_opt_common(int c, char **argv);
+KH_NORETURN void kh_usage(const char *fmt, ...) KH_PRINTF(1, 2);
+/* Parse a whole decimal number in [min, max] or exit 2 naming the option. */
+long long kh_opt_num(const char *opt, const char *arg, long long min,
+    long long max);
+
+/* rec.c: the bounded line reader, the record loop, output */
+struct kh_reader;
+/* A byte source: returns bytes read, 0 at end, -1 on error (errno set). */
+typedef ssize_t (*kh_read_fn)(void *h, char *buf, size_t n);
+struct kh_reader *kh_reader_new(const char *name, kh_read_fn fn, void *h);
+struct kh_reader *kh_reader_fd(const char *name, int fd);
+void kh_reader_free(struct kh_reader *r);	/* does not close h */
+/*
+ * Next line without its "\n" (and a trailing "\r"), NUL-terminated, borrowed
+ * until the next call. Returns 1 and sets *line and *len; 0 at end of input;
+ * -1 when the line is longer than max (it is drained; *len is its length);
+ * -2 on a read error (errno set).
+ */
+int kh_getline(struct kh_reader *r, size_t max, char **line, size_t *len);
+unsigned long kh_reader_lineno(const struct kh_reader *r);
+
+struct kh_pos {
+	const char *file;	/* "<stdin>" for standard input */
+	unsigned long line;
+	unsigned long col;	/* 1-based byte column, 0 when not known */
+};
+/*
+ * Report a bad record as "prog: file:line[:col]: message", count it as
+ * skipped; under --strict exit 3. After 20 messages the rest are counted
+ * silently.
+ */
+void kh_bad(const struct kh_pos *pos, const char *fmt, ...) KH_PRINTF(2, 3);
+/* Parse one line as exactly one JSON object; on error report with kh_bad. */
+cJSON *kh_parse_line(const char *line, size_t len, const struct kh_pos *pos);
+/*
+ * The handler sees one record (borrowed) and returns 0, or -1 after it
+ * reported the record with kh_bad.
+ */
+typedef int (*kh_handler)(cJSON *rec, const struct kh_pos *pos, void *ctx);
+/*
+ * Run fn over every record of the operands (none, or "-": stdin). The loop
+ * owns the bad-line policy: blank lines are ignored, bad lines reported and
+ * skipped, a record without a string "type" is a missing required field.
+ */
+void kh_loop(int argc, char **argv, kh_handler fn, void *ctx);
+/* Same for one reader (kh-fetch events feeds gzip through this). */
+void kh_loop_reader(struct kh_reader *r, kh_handler fn, void *ctx);
+/* Write one record as a compact line to stdout. */
+void kh_emit(const cJSON *rec);
+/* Count a record read from a source that is not the loop (e.g. git). */
+void kh_count_in(void);
+/* Record an error that must show in the exit status (4 or 5) and go on. */
+void kh_fail(int code);
+/* Flush stdout, print the summary, return the exit status for main. */
+int kh_finish(void);
+
+/* json.c: exact output and field access */
+/* Append rec as compact JSON: exact integers, valid UTF-8 (bad bytes U+FFFD) */
+void kh_json_write(struct kh_buf *b, const cJSON *item);
+void kh_json_string(struct kh_buf *b, const char *s, size_t n);
+void kh_json_number(struct kh_buf *b, double d);
+char *kh_json_print(const cJSON *item);
+/* Copy s with invalid UTF-8 sequences replaced by U+FFFD. */
+char *kh_utf8_repair(const char *s, size_t n);
+/* Borrowed lookup by a dotted path, "person.login"; NULL when absent. */
+cJSON *kh_get(const cJSON *obj, const char *path);
+/* String at path or NULL (borrowed). */
+const char *kh_get_str(const cJSON *obj, const char *path);
+/* Integer at path (a whole number, or a string of digits): 0 ok, -1 not. */
+int kh_get_int(const cJSON *obj, const char *path, long long *out);
+/* Add helpers: a NULL string adds null. */
+cJSON *kh_add_str(cJSON *obj, const char *key, const char *s);
+cJSON *kh_add_strn(cJSON *obj, const char *key, const char *s, size_t n);
+cJSON *kh_add_int(cJSON *obj, const char *key, long long v);
+cJSON *kh_add_bool(cJSON *obj, const char *key, int v);
+cJSON *kh_add_null(cJSON *obj, const char *key);
+/* Replace or add key (keeps the position of an existing key). */
+void kh_set(cJSON *obj, const char *key, cJSON *item);
+
+/* time.c: the clock and ISO-8601 */
+time_t kh_now(void);			/* KH_NOW (epoch seconds) when set */
+/* Format t as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
+void kh_iso8601(time_t t, char out[21]);
+/*
+ * Parse "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SSZ" or with a "+HH:MM" offset,
+ * or "@EPOCH", into *t: 0 ok, -1 not a date.
+ */
+int kh_parse_time(const char *s, time_t *t);
+
+/* data.c: runtime data in share/kh */
+/*
+ * The path of share/kh/NAME: $KH_DATADIR if set; else the source tree's
+ * share/kh when the program runs from the build tree; else the compiled-in
+ * DATADIR.
+ */
+char *kh_data_path(const char *name);
+/* Read a whole file (capped at max bytes): NULL and errno on failure. */
+char *kh_read_file(const char *path, size_t max, size_t *len);
+/* Parse a JSON data file; exits 2 with a message naming the file. */
+cJSON *kh_load_json(const char *path);
+
+/* spawn.c: run programs without a shell */
+struct kh_child {
+	pid_t pid;
+	int out;	/* read end of the child's stdout */
+};
+/*
+ * Start argv[0] (searched in PATH) with stdout to a pipe; env entries
+ * "NAME=value" are added to the environment (NULL: none). stdin is
+ * /dev/null. Returns 0, or -1 with errno set.
+ */
+int kh_spawn(char *const argv[], char *const env[], struct kh_child *c);
+/* Wait for the child: its exit status, 128+signal, or -1. Closes c->out. */
+int kh_wait(struct kh_child *c);
+
+#endif
