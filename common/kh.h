@@ -206,4 +206,38 @@ int kh_spawn(char *const argv[], char *const env[], struct kh_child *c);
 /* Wait for the child: its exit status, 128+signal, or -1. Closes c->out. */
 int kh_wait(struct kh_child *c);
 
+/*
+ * http.c: HTTP GET for kh-fetch (libcurl): keep-alive, TLS verification on,
+ * a per-host request rate, retries with backoff that honour Retry-After and
+ * rate-limit reset headers, an ETag/Last-Modified cache on disk, progress on
+ * stderr when it is a terminal. Only kh-fetch links it.
+ */
+struct kh_http;
+struct kh_http_opts {
+	const char *user_agent;	/* "kh-fetch/VERSION" when NULL */
+	const char *token_env;	/* name of the env var with a bearer token */
+	double per_second;	/* request rate per host; 0: no limit */
+	int retries;		/* attempts after the first */
+	const char *cache_dir;	/* NULL: $KH_CACHE, else ~/.cache/kh */
+};
+struct kh_resp {
+	long status;		/* HTTP status of the final answer */
+	char *body;		/* NUL-terminated; served from cache on 304 */
+	size_t len;
+	char *next;		/* Link rel="next" URL, or NULL */
+	int cached;		/* 1: came from the cache (fresh or 304) */
+};
+struct kh_http *kh_http_new(const struct kh_http_opts *o);
+void kh_http_free(struct kh_http *h);
+/*
+ * GET url. max_age: seconds a cached copy is used without asking again
+ * (0: always revalidate; -1: forever). Returns 0 with *r filled for a 2xx
+ * (or a 304 served from the cache); -1 after a message when it failed for
+ * good (4xx, or 5xx and network errors after the retries), with
+ * kh_fail(KH_REMOTE) recorded and r->status set when there was an answer.
+ */
+int kh_http_get(struct kh_http *h, const char *url, long max_age,
+    struct kh_resp *r);
+void kh_resp_free(struct kh_resp *r);
+
 #endif
