@@ -96,7 +96,7 @@ sancheck:
 	$(MAKE) SAN=1 check
 
 bench: $(PROGS)
-	@KH_BIN=$(CURDIR)/$(O)/bin sh tests/bench/run.sh
+	@KH_ONLY='$(KH_ONLY)' KH_BIN=$(CURDIR)/$(O)/bin sh tests/bench/run.sh
 
 demo: all
 	@sh share/samples/demo.sh
