@@ -240,4 +240,17 @@ int kh_http_get(struct kh_http *h, const char *url, long max_age,
     struct kh_resp *r);
 void kh_resp_free(struct kh_resp *r);
 
+/*
+ * signals.c: hardware evidence read from the code itself. Feed the added
+ * lines of a patch file by file; comments and string literals are skipped,
+ * so a term that only appears in a comment does not count.
+ */
+struct kh_signals;
+struct kh_signals *kh_signals_new(void);
+void kh_signals_file(struct kh_signals *s, const char *path); /* next file */
+void kh_signals_line(struct kh_signals *s, const char *line, size_t len);
+/* {"instructions":{...},"arch":[...],"dtypes":[...]}, or NULL if nothing */
+cJSON *kh_signals_json(const struct kh_signals *s);
+void kh_signals_free(struct kh_signals *s);
+
 #endif
