@@ -9,6 +9,7 @@ static const struct source {
 	const char *synopsis;
 } sources[] = {
 	{ "git", fetch_git, "git [options] GITDIR..." },
+	{ "registry", fetch_registry, "registry [options] [FILE...]" },
 };
 
 int
