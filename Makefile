@@ -58,26 +58,30 @@ bin: $(PROGS)
 	@mkdir -p bin
 	@for p in $(TOOLS); do ln -sf ../$(O)/bin/$$p bin/$$p; done
 
+# Quiet unless V=1.
+Q = $(if $(V),,@)
 $(O)/%.o: %.c common/kh.h $$(wildcard $$(dir $$*)*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/libkh.a: $(COMMON_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $(COMMON_OBJ)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $(COMMON_OBJ)
 
 objs_of = $(patsubst %.c,$(O)/%.o,$(wildcard cmd/$(1).c cmd/$(1)/*.c))
 $(O)/bin/%: $$(call objs_of,$$*) $(O)/libkh.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libkh.a $(LIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libkh.a $(LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(O)/libkh.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(O)/libkh.a $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(O)/libkh.a $(LIBS)
 
 $(O)/tests/%: tests/helpers/%.c $(O)/libkh.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libkh.a $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libkh.a $(LIBS)
 
 build-tests: $(PROGS) $(UNITS) $(TEST_HELPERS)
 
