@@ -226,6 +226,7 @@ struct kh_resp {
 	size_t len;
 	char *next;		/* Link rel="next" URL, or NULL */
 	int cached;		/* 1: came from the cache (fresh or 304) */
+	char *last;		/* Link rel="last" URL, or NULL (added) */
 };
 struct kh_http *kh_http_new(const struct kh_http_opts *o);
 void kh_http_free(struct kh_http *h);
@@ -239,6 +240,70 @@ void kh_http_free(struct kh_http *h);
 int kh_http_get(struct kh_http *h, const char *url, long max_age,
     struct kh_resp *r);
 void kh_resp_free(struct kh_resp *r);
+
+/*
+ * Added for kh-fetch github (all additive). Fields that follow are zero in a
+ * struct kh_http_opts initialised with { .user_agent = ... }, which keeps
+ * the behaviour above.
+ *
+ * token_env may name several variables separated by ':' ("GITHUB_TOKEN:
+ * GH_TOKEN"), the first set one wins. The token is sent only to URLs that
+ * start with auth_origin ("https://api.github.com/"): with auth_origin NULL
+ * it is never sent. It is never printed; -v logs say "token sent".
+ *
+ * Cache: cache_dir, else $KH_CACHE, else $XDG_CACHE_HOME/kh, else
+ * ~/.cache/kh. An entry is one file (a small header, then the body) written
+ * to a temporary name and renamed; an entry that does not parse is deleted
+ * and the URL fetched again without validators.
+ *
+ * Rate limits: a 403/429 with x-ratelimit-remaining 0 waits until
+ * x-ratelimit-reset as measured against the answer's Date, plus 1 s; one
+ * with Retry-After waits that long; one saying "secondary rate limit" (or
+ * "abuse") without Retry-After waits $KH_SECONDARY_WAIT seconds (default 60)
+ * doubling each time. Waits stop every request of that bucket ("search" for
+ * /search/ URLs, else "core"). Retries of 5xx and transport errors back off
+ * exponentially from $KH_RETRY_WAIT_MS (default 500) with jitter.
+ */
+struct kh_http_opts2;
+/* Extra options; pass to kh_http_new2 (kh_http_new uses zeros). */
+struct kh_http_opts2 {
+	int parallel;		/* transfers at once; 0: 4 */
+	long timeout;		/* seconds per attempt; 0: 60 */
+	int no_cache;		/* neither read nor write the cache */
+	int offline;		/* answer from the cache only */
+	int no_wait;		/* on a rate limit: stop, see kh_http_stopped */
+	const char *auth_origin;	/* token only to URLs under this */
+	const char *const *headers;	/* extra "Name: value" lines, NULL-ended */
+};
+struct kh_http *kh_http_new2(const struct kh_http_opts *o,
+    const struct kh_http_opts2 *o2);
+/*
+ * The parallel interface. kh_http_queue adds a GET; kh_http_run performs
+ * everything queued, up to `parallel` at once over kept-alive connections,
+ * and calls cb once per queued URL: ok 1 with r filled (r->cached when it
+ * came from the cache), or ok 0 after the failure was reported (r->status
+ * set when there was an answer). r is borrowed: take r->body (set it to
+ * NULL) to keep it. cb returns 0, or -1 to say the body is malformed: the
+ * URL is then fetched again (a retry) and reported when retries run out.
+ * Callbacks may queue more. Returns the number of URLs that failed.
+ */
+typedef int (*kh_http_cb)(struct kh_http *h, struct kh_resp *r, int ok,
+    void *arg);
+void kh_http_queue(struct kh_http *h, const char *url, long max_age,
+    kh_http_cb cb, void *arg);
+int kh_http_run(struct kh_http *h);
+/* Non-zero once --no-wait met a rate limit: the epoch second it resets. */
+time_t kh_http_stopped(const struct kh_http *h);
+/* The URL of rel in a Link header value, or NULL; caller frees. */
+char *kh_http_link(const char *link, const char *rel);
+/* Counters for -v and the benchmark. */
+struct kh_http_stats {
+	unsigned long requests;	/* sent over the network */
+	unsigned long not_modified;	/* of those, answered 304 */
+	unsigned long from_cache;	/* answered without a request */
+	unsigned long failed;
+};
+void kh_http_stats(const struct kh_http *h, struct kh_http_stats *s);
 
 /*
  * signals.c: hardware evidence read from the code itself. Feed the added
