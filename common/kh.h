@@ -318,4 +318,29 @@ void kh_signals_line(struct kh_signals *s, const char *line, size_t len);
 cJSON *kh_signals_json(const struct kh_signals *s);
 void kh_signals_free(struct kh_signals *s);
 
+/*
+ * ident.c: the names, emails and logins people appear under, normalised
+ * so that the same person's records meet (kh-authorship).
+ */
+/* Lower-cased login without "@", or NULL when it cannot be a GitHub login. */
+char *kh_login_norm(const char *login);
+/* Lower-cased, trimmed address ("<>" dropped), or NULL when not an address. */
+char *kh_email_norm(const char *email);
+/*
+ * A GitHub noreply address (normalised), "login@users.noreply.github.com"
+ * or "ID+login@users.noreply.github.com": 1 with *login (and *id, the
+ * numeric account id of the second form, when id is not NULL) set, else 0.
+ */
+int kh_noreply(const char *email, char **login, char **id);
+/* 1 when a normalised address names no one: root@, localhost, noreply@github.com */
+int kh_email_generic(const char *email);
+/* 1 for the free mail services (gmail.com, qq.com, ...): no employer */
+int kh_email_personal(const char *email);
+/* Lower-cased ASCII, inner blanks folded to one space; NULL when empty. */
+char *kh_name_norm(const char *name);
+/* 1 when a normalised name names no one: root, ubuntu, unknown, GitHub */
+int kh_name_generic(const char *norm);
+/* 1 for a full name safe to match on: two words or more, no initials */
+int kh_name_specific(const char *norm);
+
 #endif
