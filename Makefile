@@ -102,8 +102,9 @@ sancheck:
 bench: $(PROGS)
 	@KH_ONLY='$(KH_ONLY)' KH_BIN=$(CURDIR)/$(O)/bin sh tests/bench/run.sh
 
+# The whole chain on share/samples; writes kh-demo/ and prints a shortlist.
 demo: all
-	@sh share/samples/demo.sh
+	@PATH="$(CURDIR)/$(O)/bin:$$PATH" sh share/samples/demo.sh kh-demo
 
 lint:
 	@if command -v mandoc >/dev/null; then mandoc -Tlint -W warning $(MANS); \
@@ -114,6 +115,8 @@ install: all
 	install -m 0755 $(PROGS) $(DESTDIR)$(BINDIR)
 	cd share/kh && find . -type d -exec install -d '$(DESTDIR)$(DATADIR)/{}' \;
 	cd share/kh && find . -type f -exec install -m 0644 '{}' '$(DESTDIR)$(DATADIR)/{}' \;
+	install -d $(DESTDIR)$(DATADIR)/samples
+	install -m 0644 share/samples/* $(DESTDIR)$(DATADIR)/samples
 	for m in $(MANS); do s=$${m#share/man/}; install -d $(DESTDIR)$(MANDIR)/$${s%/*}; \
 		install -m 0644 $$m $(DESTDIR)$(MANDIR)/$$s; done
 	if [ -d share/completions ]; then install -d $(DESTDIR)$(COMPDIR); \
@@ -126,6 +129,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-* bin
+	rm -rf build build-* bin kh-demo
 
 .PHONY: all bin build-tests check memcheck sancheck bench demo lint install uninstall clean
