@@ -10,6 +10,7 @@ static const struct source {
 } sources[] = {
 	{ "git", fetch_git, "git [options] GITDIR..." },
 	{ "registry", fetch_registry, "registry [options] [FILE...]" },
+	{ "events", fetch_events, "events [options] [FILE...]" },
 	{ "gpumode", fetch_gpumode, "gpumode [options] boards|ranks" },
 };
 
