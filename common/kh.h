@@ -317,6 +317,8 @@ void kh_signals_line(struct kh_signals *s, const char *line, size_t len);
 /* {"instructions":{...},"arch":[...],"dtypes":[...]}, or NULL if nothing */
 cJSON *kh_signals_json(const struct kh_signals *s);
 void kh_signals_free(struct kh_signals *s);
+/* Nonzero when the scanner reads path (CUDA/HIP/C/C++/PTX/MLIR, Python). */
+int kh_signals_code_file(const char *path);
 
 /*
  * ident.c: the names, emails and logins people appear under, normalised
@@ -342,5 +344,56 @@ char *kh_name_norm(const char *name);
 int kh_name_generic(const char *norm);
 /* 1 for a full name safe to match on: two words or more, no initials */
 int kh_name_specific(const char *norm);
+
+/*
+ * tmpl.c: a small logic-less template engine, a subset of mustache:
+ *   {{name}} {{a.b}}      the value at a dotted path, escaped by esc; the
+ *                         first part is looked up in the innermost section
+ *                         first, then outwards; {{.}} is the current element
+ *   {{#name}}..{{/name}}  a list: once per element; an object: once, inside
+ *                         it; another present value: once
+ *   {{^name}}..{{/name}}  once when name is absent, null, false, "" or []
+ *   {{! comment }}
+ * A section, close or comment tag alone on its line takes the line with it.
+ * A variable that is missing, null, empty, a list or an object is an error:
+ * never an empty hole or a literal "{{" in the output.
+ */
+struct kh_tmpl;
+/* Append s[0..n) to b, escaped for the output format. */
+typedef void (*kh_tmpl_esc)(struct kh_buf *b, const char *s, size_t n);
+/* Told of every value a variable rendered (borrowed, from data). */
+typedef void (*kh_tmpl_seen)(const cJSON *value, void *arg);
+/* Parse NUL-terminated src; NULL and *err (a message naming the template
+ * and line, caller frees) on a syntax error. */
+struct kh_tmpl *kh_tmpl_parse(const char *name, const char *src, char **err);
+/* Render data into out: 0, or -1 and *err (caller frees). */
+int kh_tmpl_render(const struct kh_tmpl *t, const cJSON *data,
+    kh_tmpl_esc esc, kh_tmpl_seen seen, void *arg, struct kh_buf *out,
+    char **err);
+void kh_tmpl_free(struct kh_tmpl *t);
+/* Call fn on each piece of literal text; stops at a non-zero return. */
+typedef int (*kh_tmpl_text_fn)(const char *text, unsigned line, void *arg);
+int kh_tmpl_text(const struct kh_tmpl *t, kh_tmpl_text_fn fn, void *arg);
+/* Escapes. text: UTF-8 repaired, control characters, newlines and runs of
+ * spaces become one space, bidi controls go, ends trimmed. md: text, then
+ * Markdown's inline punctuation backslash-escaped. */
+void kh_tmpl_esc_text(struct kh_buf *b, const char *s, size_t n);
+void kh_tmpl_esc_md(struct kh_buf *b, const char *s, size_t n);
+
+/* mail.c: RFC 5322 messages in an mbox, for review (kh never sends mail) */
+/* "Name: value\n": one line (CR, LF, controls gone), folded at 78 columns,
+ * RFC 2047 encoded-words when not ASCII. */
+void kh_mail_header(struct kh_buf *b, const char *name, const char *value);
+/* "Name: \"Display\" <addr>\n", the display name quoted or encoded. */
+void kh_mail_addr_header(struct kh_buf *b, const char *name,
+    const char *display, const char *addr);
+/* 1 when a is one plain ASCII address "local@domain.tld", else 0. */
+int kh_mail_addr_ok(const char *a);
+void kh_mail_date(time_t t, char out[48]); /* "Mon, 30 Nov 2026 ... +0000" */
+/* The mbox separator "From addr Mon Nov 30 00:57:35 2026\n". */
+void kh_mail_from_line(struct kh_buf *b, const char *addr, time_t t);
+/* body as mbox lines: wrapped at spaces to width columns (0: never), lines
+ * matching /^>*From / get one more '>' (mboxrd), each ends in "\n". */
+void kh_mail_body(struct kh_buf *b, const char *body, size_t width);
 
 #endif
