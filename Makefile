@@ -65,6 +65,14 @@ $(O)/%.o: %.c common/kh.h $$(wildcard $$(dir $$*)*.h)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The compiled-in data directory: data.o is rebuilt when DATADIR changes, so
+# `make install PREFIX=...` never installs programs looking elsewhere.
+$(O)/datadir: FORCE
+	@mkdir -p $(O)
+	@echo '$(DATADIR)' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+$(O)/common/data.o: $(O)/datadir
+
 $(O)/libkh.a: $(COMMON_OBJ)
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $(COMMON_OBJ)
@@ -131,4 +139,5 @@ uninstall:
 clean:
 	rm -rf build build-* bin kh-demo
 
-.PHONY: all bin build-tests check memcheck sancheck bench demo lint install uninstall clean
+FORCE:
+.PHONY: FORCE all bin build-tests check memcheck sancheck bench demo lint install uninstall clean
