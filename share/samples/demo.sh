@@ -20,9 +20,13 @@ r=$out/repos
 
 export KH_NOW=${KH_NOW:-1767225600}	# 2026-01-01: a fixed clock, the same output every run
 {
-	kh-fetch git --signals "$r/fa-labs/flashattn"
-	kh-fetch git --signals --upstream "$r/fa-labs/flashattn" "$r/forkonly/flashattn"
-	kh-fetch git --signals "$r/cuda100days/100-days-of-cuda"
+	# A repository is its own upstream: every commit on its default branch
+	# landed there. The fork's own commits come out upstream:false.
+	up=$r/fa-labs/flashattn
+	kh-fetch git --signals --upstream "$up" "$up"
+	kh-fetch git --signals --upstream "$up" "$r/forkonly/flashattn"
+	up=$r/cuda100days/100-days-of-cuda
+	kh-fetch git --signals --upstream "$up" "$up"
 	cat "$here/evidence.ndjson"
 } > "$out/evidence.ndjson"
 kh-authorship < "$out/evidence.ndjson" > "$out/candidates.ndjson"
