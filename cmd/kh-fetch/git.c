@@ -38,19 +38,33 @@ enum {
 };
 
 static const char usage_text[] =
-"Usage: kh-fetch git [-hqVv] [--repo=OWNER/NAME] [--rev=REV] [--since=DATE]\n"
-"                    [--until=DATE] [--upstream=GITDIR] [--path=PATHSPEC]\n"
-"                    [--no-files] [--signals] [--unbuffered] GITDIR...\n"
-"One evidence record per commit of each local clone (work tree, bare, mirror).\n"
-"  --repo=OWNER/NAME  the repository the records name (default: from origin)\n"
-"  --rev=REV          what to walk, repeatable (default: HEAD)\n"
-"  --since=DATE       commits committed at or after DATE (YYYY-MM-DD,\n"
-"                     YYYY-MM-DDTHH:MM:SSZ or @EPOCH)\n"
-"  --until=DATE       commits committed at or before DATE\n"
-"  --upstream=GITDIR  upstream:true for commits reachable from its HEAD\n"
-"  --path=PATHSPEC    only commits touching PATHSPEC, repeatable\n"
-"  --no-files         leave out the list of files (totals stay)\n"
-"  --signals          add hardware signals found in the added lines\n";
+    "Usage: kh-fetch git [-hqVv] [--repo=OWNER/NAME] [--rev=REV]... "
+    "[--since=DATE]\n"
+    "                    [--until=DATE] [--upstream=GITDIR] "
+    "[--path=PATHSPEC]...\n"
+    "                    [--no-files] [--signals] [--unbuffered] GITDIR...\n"
+    "\n"
+    "Write one commit evidence record per commit of each local clone\n"
+    "(a work tree, a bare repository or a mirror).\n"
+    "\n"
+    "      --repo=OWNER/NAME  the repository the records name (default: "
+    "origin's)\n"
+    "      --rev=REV          what to walk; repeat for several (default: "
+    "HEAD)\n"
+    "      --since=DATE       commits committed at or after DATE "
+    "(YYYY-MM-DD,\n"
+    "                         YYYY-MM-DDTHH:MM:SSZ or @EPOCH)\n"
+    "      --until=DATE       commits committed at or before DATE\n"
+    "      --upstream=GITDIR  upstream:true for commits its HEAD reaches,\n"
+    "                         false for the rest\n"
+    "      --path=PATHSPEC    commits touching PATHSPEC; repeat for several\n"
+    "      --no-files         leave out the list of files (totals stay)\n"
+    "      --signals          add the hardware signals of the added lines\n"
+    "  -h, --help             this help\n"
+    "  -V, --version          the version\n"
+    "  -q, --quiet            mute warnings\n"
+    "  -v, --verbose          counts at the end\n"
+    "      --unbuffered       flush after every record\n";
 
 /* A growable NULL-terminated vector of strings (argv for git). */
 struct strv {
