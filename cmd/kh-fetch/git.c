@@ -972,11 +972,11 @@ read_files(struct walk *w, cJSON *rec)
 }
 
 /*
- * One commit from the header already in w->hdr: build the record, read its
- * files, emit it. 0, or -1 when git's output makes no sense.
+ * One commit from the header already in w->hdr: build the record and read
+ * its files into *out. 0, or -1 when git's output makes no sense.
  */
 static int
-commit(struct walk *w)
+commit(struct walk *w, cJSON **out)
 {
 	char *s = w->hdr.p + 1, *sha, *parents, *an, *ae, *at, *cn, *ce, *ct,
 	    *subject, *body, *id, *url = NULL;
@@ -1033,10 +1033,10 @@ commit(struct walk *w)
 		kh_add_null(rec, "pr");
 	kh_add_bool(rec, "merge", strchr(parents, ' ') != NULL);
 	cJSON_AddItemToObject(rec, "coauthors", coauthors(body, blen));
-	rc = read_files(w, rec);
-	if (rc == 0)
-		kh_emit(rec);
-	cJSON_Delete(rec);
+	if ((rc = read_files(w, rec)) == 0)
+		*out = rec;
+	else
+		cJSON_Delete(rec);
 	return rc;
 }
 
@@ -1047,6 +1047,7 @@ walk(const struct clone *c, const struct shaset *fork, const struct gopts *o)
 	struct strv a = { 0 };
 	struct kh_child ch;
 	struct walk w = { 0 };
+	cJSON *rec, *pending = NULL;
 	int rc, st, bad = 0;
 
 	git_argv(&a, c->dir);
@@ -1079,13 +1080,27 @@ walk(const struct clone *c, const struct shaset *fork, const struct gopts *o)
 	w.fork = fork;
 	w.r.fd = ch.out;
 	w.r.buf = kh_malloc(CHUNK);
+	/*
+	 * A record is written once the next commit begins, or git has ended
+	 * well: a git that dies within a commit's files must not leave a
+	 * record that looks whole but is not.
+	 */
 	while ((rc = rd_token(&w.r, '\0', &w.hdr, HDR_MAX)) == 1) {
-		if (w.hdr.p[0] != '\001' || commit(&w) < 0) {
+		if (pending) {
+			kh_emit(pending);
+			cJSON_Delete(pending);
+			pending = NULL;
+		}
+		if (w.hdr.p[0] != '\001' || commit(&w, &rec) < 0) {
 			bad = 1;
 			break;
 		}
+		pending = rec;
 	}
 	st = kh_wait(&ch);	/* closes the pipe first: git stops at once */
+	if (pending && rc == 0 && !bad && st == 0)
+		kh_emit(pending);
+	cJSON_Delete(pending);
 	if (rc < 0) {
 		kh_err("cannot read from git log in '%s': %s", c->dir,
 		    strerror(errno));
