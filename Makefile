@@ -140,4 +140,10 @@ clean:
 	rm -rf build build-* bin kh-demo
 
 FORCE:
-.PHONY: FORCE all bin build-tests check memcheck sancheck bench demo lint install uninstall clean
+.PHONY: FORCE all bin build-tests check memcheck sancheck bench demo lint install uninstall clean comp-table
+
+# The universe x tier table of kh-comp(1), regenerated from the pay data.
+comp-table:
+	sh share/man/gen-comp-table.sh share/kh/comp.json share/man/man1/kh-comp.1 \
+		> share/man/man1/kh-comp.1.new || { rm -f share/man/man1/kh-comp.1.new; exit 1; }
+	mv share/man/man1/kh-comp.1.new share/man/man1/kh-comp.1

@@ -895,22 +895,27 @@ main(int argc, char **argv)
 	int ch;
 
 	kh_init(argv[0]);
-	kh_usage_text = "Usage: kh-comp [-hqVv] [--brief=FILE] "
-	    "[--universe=NAME] [--data=FILE] [--hours=N] [--strict]\n"
-	    "               [--max-line=BYTES] [--unbuffered] [FILE...]\n"
+	kh_usage_text =
+	    "Usage: kh-comp [-hqVv] [--brief=FILE] [--universe=NAME] "
+	    "[--data=FILE] [--hours=N]\n"
+	    "               [--strict] [--max-line=BYTES] [--unbuffered] "
+	    "[FILE...]\n"
 	    "\n"
-	    "  --brief=FILE       role brief: universe, budget, levers\n"
-	    "  --universe=NAME    chip, frontier, startup or contract "
-	    "(overrides the brief)\n"
-	    "  --data=FILE        pay bands (default: share/kh/comp.json)\n"
-	    "  --hours=N          contract project size in hours\n"
-	    "  -h, --help         this help\n"
-	    "  -V, --version      the version\n"
-	    "  -q, --quiet        mute warnings\n"
-	    "  -v, --verbose      counts at the end\n"
-	    "  --strict           stop at the first bad record (exit 3)\n"
-	    "  --max-line=BYTES   longest input line (default 16 MiB)\n"
-	    "  --unbuffered       flush after every record\n";
+	    "Price the offer for each scored candidate in the hiring pay "
+	    "universe.\n"
+	    "\n"
+	    "      --brief=FILE       role brief: universe, budget, levers\n"
+	    "      --universe=NAME    chip, frontier, startup or contract "
+	    "(over the brief)\n"
+	    "      --data=FILE        pay bands (default: share/kh/comp.json)\n"
+	    "      --hours=N          contract project size in hours\n"
+	    "  -h, --help             this help\n"
+	    "  -V, --version          the version\n"
+	    "  -q, --quiet            mute warnings\n"
+	    "  -v, --verbose          counts at the end\n"
+	    "      --strict           stop at the first bad record (exit 3)\n"
+	    "      --max-line=BYTES   longest input line (default 16 MiB)\n"
+	    "      --unbuffered       flush after every record\n";
 	while ((ch = getopt_long(argc, argv, KH_SHORTOPTS, longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
