@@ -112,7 +112,9 @@ kh_tmpl_parse(const char *name, const char *src, char **err)
 			break;
 		}
 		end = strstr(q + 2, "}}");
-		if (end == NULL || memchr(q + 2, '\n', (size_t)(end - q - 2))) {
+		/* only a comment may span lines */
+		if (end == NULL || (q[2 + strspn(q + 2, " \t")] != '!' &&
+		    memchr(q + 2, '\n', (size_t)(end - q - 2)))) {
 			*err = kh_asprintf("template '%s' line %u: unclosed "
 			    "tag '{{'", name, line + count_lines(p, q));
 			goto fail;

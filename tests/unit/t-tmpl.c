@@ -31,6 +31,8 @@ static const struct row ok_rows[] = {
 	  "null, empty string and empty list are absent" },
 	{ "{{^none}}no list{{/none}}", "no list", "inverted on empty list" },
 	{ "a{{! a comment }}b", "ab", "comment" },
+	{ "a\n{{! a comment\n  on two lines }}\nb", "a\nb",
+	  "a comment may span lines" },
 	{ "x\n{{#list}}\n- {{t}}\n{{/list}}\ny\n", "x\n- one\n- two\ny\n",
 	  "standalone tags take their lines" },
 	{ "  {{#yes}}  \nin\n  {{/yes}}\nout", "in\nout",
