@@ -99,6 +99,9 @@ bad_file(const char *kind, const char *path, const char *fmt, ...)
 	kh_die(KH_DATA, "bad %s '%s': %s", kind, path, msg);
 }
 
+/* Where in the data file a message points: a path built in buf. */
+#define WHERE(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__), buf)
+
 /* Read and parse a JSON object: exit 4 when unreadable, 3 when not JSON. */
 static cJSON *
 load_object(const char *kind, const char *path)
@@ -212,19 +215,18 @@ load_band(const struct comp *c, const cJSON *j, const char *where,
 {
 	if (!cJSON_IsObject(j))
 		bad_file("pay data", c->path, "%s: not an object", where);
+	char w[400];
+
 	if ((b->unpriced = kh_get_str(j, "unpriced")) != NULL)
 		return;
-	need_fig(c, j, where, "low", &b->low);
-	need_fig(c, j, where, "mid", &b->mid);
-	need_fig(c, j, where, "high", &b->high);
+	need_fig(c, j, WHERE(w, "%s.", where), "low", &b->low);
+	need_fig(c, j, w, "mid", &b->mid);
+	need_fig(c, j, w, "high", &b->high);
 	if (b->low.v > b->mid.v || b->mid.v > b->high.v || b->high.v == 0)
 		bad_file("pay data", c->path, "%s: low, mid and high must "
 		    "rise, and high be above 0", where);
 	b->priced = 1;
 }
-
-/* need_fig takes "where" and a key; these wrappers keep the calls short. */
-#define WHERE(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__), buf)
 
 static void
 load_universe(const struct comp *c, const cJSON *j, struct universe *u)
@@ -280,7 +282,7 @@ load_universe(const struct comp *c, const cJSON *j, struct universe *u)
 		if (i < 0)
 			bad_file("pay data", c->path, "%stiers.%s: unknown "
 			    "tier", w, e->string);
-		load_band(c, e, WHERE(w2, "%stiers.%s.", w, e->string),
+		load_band(c, e, WHERE(w2, "%stiers.%s", w, e->string),
 		    &u->tier[i]);
 	}
 }
@@ -763,7 +765,8 @@ price(const struct comp *c, int t, const struct universe *from,
 		target = b->high.v;
 	walk = b->high.v;
 	if (c->has_budget) {
-		long long most = co.known && co.high > walk ? co.high : walk;
+		long long most = co.known && co.high > walk ?
+		    round_up(co.high, h->round_to) : walk;
 
 		walk = c->budget_max < most ? c->budget_max : most;
 	}
@@ -831,10 +834,13 @@ candidate(cJSON *rec, const struct kh_pos *pos, void *ctx)
 		kh_bad(pos, "missing required field 'score.tier'");
 		return -1;
 	}
-	if (!cJSON_IsString(tj) || (t = tier_index(tj->valuestring)) < 0) {
+	if (!cJSON_IsString(tj)) {
+		kh_bad(pos, "'score.tier' is not a string");
+		return -1;
+	}
+	if ((t = tier_index(tj->valuestring)) < 0) {
 		kh_bad(pos, "unknown tier '%s' in 'score.tier' (principal, "
-		    "staff, senior, mid, junior, unproven)",
-		    cJSON_IsString(tj) ? tj->valuestring : "(not a string)");
+		    "staff, senior, mid, junior, unproven)", tj->valuestring);
 		return -1;
 	}
 	if (!c->hire->tier[t].priced && !c->hire->tier[t].unpriced) {
