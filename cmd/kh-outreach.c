@@ -369,15 +369,18 @@ cmp_pick(const void *a, const void *b)
 	return better(a, b) ? -1 : better(b, a) ? 1 : 0;
 }
 
+/* Two pieces from one place (a repository, a board, a competition), or
+ * of one kind with no place (papers, ratings), say the same thing twice. */
 static int
-same_thing(const cJSON *a, const cJSON *b)
+same_place(const cJSON *a, const cJSON *b)
 {
-	return strcmp(kh_get_str(a, "kind"), kh_get_str(b, "kind")) == 0 &&
-	    strcmp(where(a), where(b)) == 0;
+	if (*where(a) || *where(b))
+		return strcmp(where(a), where(b)) == 0;
+	return strcmp(kh_get_str(a, "kind"), kh_get_str(b, "kind")) == 0;
 }
 
-/* The strongest pieces of verified evidence, at most MAX_PICKS; the second
- * is not the same kind of thing in the same place as the first. */
+/* The strongest pieces of verified evidence, at most MAX_PICKS, from
+ * different places. */
 static int
 choose(const cJSON *cand, struct pick *picks)
 {
@@ -403,7 +406,7 @@ choose(const cJSON *cand, struct pick *picks)
 	}
 	qsort(all, (size_t)n, sizeof *all, cmp_pick);
 	for (int i = 0; i < n && k < MAX_PICKS; i++)
-		if (k == 0 || !same_thing(all[i].ev, picks[0].ev))
+		if (k == 0 || !same_place(all[i].ev, picks[0].ev))
 			picks[k++] = all[i];
 	free(all);
 	return k;
@@ -635,6 +638,8 @@ render(struct outreach *o, const cJSON *cand, const struct pick *picks,
 		free(*subject);
 		free(*body);
 		cJSON_Delete(*cites);
+		*subject = *body = NULL;
+		*cites = NULL;
 	}
 done:
 	kh_buf_free(&out);
@@ -1024,9 +1029,9 @@ main(int argc, char **argv)
 	load_template(&o, tmpl);
 	o.now = kh_now();
 	kh_loop(argc - optind, argv + optind, outreach, &o);
-	kh_note("%lu drafts, %lu candidates without a draft, %lu filtered out "
-	    "by --min-score/--tier, %lu records not candidates", o.drafts,
-	    o.no_draft, o.filtered, o.other);
+	kh_note("drafts: %lu; no draft: %lu; filtered out by --min-score or "
+	    "--tier: %lu; not candidates: %lu", o.drafts, o.no_draft,
+	    o.filtered, o.other);
 	kh_tmpl_free(o.tmpl);
 	cJSON_Delete(o.brief);
 	cJSON_Delete(o.base);
