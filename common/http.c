@@ -637,8 +637,13 @@ body_message(const struct xfer *x)
 	if (x->body.len == 0)
 		return NULL;
 	j = cJSON_ParseWithLength(x->body.p, x->body.len);
-	if ((s = kh_get_str(j, "message")) != NULL)
-		m = kh_strdup(s);
+	if ((s = kh_get_str(j, "message")) != NULL) {
+		const cJSON *e = cJSON_GetArrayItem(kh_get(j, "errors"), 0);
+		const char *d = kh_get_str(e, "message");
+
+		/* 422: "Validation Failed" says less than its errors[] */
+		m = d ? kh_asprintf("%s: %s", s, d) : kh_strdup(s);
+	}
 	cJSON_Delete(j);
 	return m;
 }
@@ -743,6 +748,52 @@ is_secondary(const char *msg)
 	    strcasestr(msg, "abuse"));
 }
 
+/*
+ * A transport failure in words that do not change from run to run (curl's
+ * error buffer has byte counts and milliseconds); 1 if a retry may help.
+ */
+static int
+transport_error(const struct kh_http *h, CURLcode res, char *why, size_t n)
+{
+	switch (res) {
+	case CURLE_OPERATION_TIMEDOUT:
+		snprintf(why, n, "no answer within %ld s", h->timeout);
+		return 1;
+	case CURLE_COULDNT_CONNECT:
+		snprintf(why, n, "cannot connect");
+		return 1;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		snprintf(why, n, "cannot resolve the host");
+		return 1;
+	case CURLE_PARTIAL_FILE:
+	case CURLE_BAD_CONTENT_ENCODING:
+		snprintf(why, n, "the answer was cut short");
+		return 1;
+	case CURLE_GOT_NOTHING:
+		snprintf(why, n, "empty answer");
+		return 1;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		snprintf(why, n, "connection reset");
+		return 1;
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		snprintf(why, n, "HTTP/2 stream error");
+		return 1;
+	case CURLE_WRITE_ERROR:
+		snprintf(why, n, "answer larger than %zu MiB", BODY_MAX >> 20);
+		return 0;
+	case CURLE_TOO_MANY_REDIRECTS:
+		snprintf(why, n, "too many redirects");
+		return 0;
+	default:
+		snprintf(why, n, "%s", curl_easy_strerror(res));
+		return res != CURLE_URL_MALFORMAT &&
+		    res != CURLE_UNSUPPORTED_PROTOCOL &&
+		    res != CURLE_PEER_FAILED_VERIFICATION;
+	}
+}
+
 static void
 finish(struct xfer *x, CURLcode res)
 {
@@ -767,11 +818,14 @@ finish(struct xfer *x, CURLcode res)
 			h->remaining[r] = x->rl_remaining;
 	}
 	if (res != CURLE_OK) {
-		snprintf(why, sizeof why, "%s", x->errbuf[0] ? x->errbuf :
-		    curl_easy_strerror(res));
+		int again = transport_error(h, res, why, sizeof why);
+
 		kh_note("GET %s: %s", x->url, why);
 		kh_buf_reset(&x->body);
-		retry(x, 0, why);
+		if (again)
+			retry(x, 0, why);
+		else
+			fail(x, 0, why);
 		return;
 	}
 	kh_note("GET %s%s -> %ld", x->url, x->auth ? " (token sent)" : "",
@@ -820,12 +874,12 @@ finish(struct xfer *x, CURLcode res)
 		int secondary = is_secondary(msg);
 
 		free(msg);
-		kh_buf_reset(&x->body);
 		if (x->rl_remaining == 0 && x->rl_reset > 0 && !secondary) {
 			/* primary: the window resets at rl_reset, server time */
 			double wait = x->rl_reset > now ?
 			    (double)(x->rl_reset - now) : 0;
 
+			kh_buf_reset(&x->body);
 			hold(h, x, wait + 1, "rate limit reached");
 			return;
 		}
@@ -841,6 +895,7 @@ finish(struct xfer *x, CURLcode res)
 				fail(x, status, why);
 				return;
 			}
+			kh_buf_reset(&x->body);
 			hold(h, x, wait, "secondary rate limit");
 			return;
 		}
@@ -1046,7 +1101,7 @@ kh_http_run(struct kh_http *h)
 				xfer_free(x);
 			}
 		}
-		soon = start_ready(h);
+		start_ready(h);
 		curl_multi_perform(h->m, &running);
 		while ((msg = curl_multi_info_read(h->m, &left))) {
 			struct xfer *x;
@@ -1057,6 +1112,8 @@ kh_http_run(struct kh_http *h)
 			    (char **)&x);
 			finish(x, msg->data.result);
 		}
+		/* what finished may have freed a slot or queued a retry */
+		soon = start_ready(h);
 		progress(h, 0);
 		if (h->active || h->qhead) {
 			int ms = (int)(soon * 1000) + 1;

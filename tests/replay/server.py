@@ -136,13 +136,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):
         pass
 
-    def subst(self, s):
+    def subst(self, s, now):
         st = self.server.state
         s = s.replace("https://api.github.com", st.base)
         s = s.replace("{{BASE}}", st.base)
-        s = s.replace("{{DATE}}", formatdate(usegmt=True))
+        s = s.replace("{{DATE}}", formatdate(now, usegmt=True))
         return re.sub(r"\{\{NOW(?:\+(\d+))?\}\}",
-                      lambda m: str(int(time.time()) + int(m.group(1) or 0)), s)
+                      lambda m: str(now + int(m.group(1) or 0)), s)
 
     def do_GET(self):
         st = self.server.state
@@ -175,6 +175,7 @@ class Handler(BaseHTTPRequestHandler):
             body = (b'{"message":"Not Found","documentation_url":'
                     b'"https://docs.github.com/rest","status":"404"}')
         stall = truncate = None
+        now = int(time.time())  # one instant for Date and reset alike
         out = []
         for name, value in headers:
             low = name.lower()
@@ -183,8 +184,9 @@ class Handler(BaseHTTPRequestHandler):
             elif low == "x-replay-truncate":
                 truncate = int(value)
             elif low not in DROP:
-                out.append((name, self.subst(value)))
-        body = self.subst(body.decode("utf-8")).encode("utf-8")
+                out.append((name, self.subst(value, now)))
+        body = self.subst(body.decode("utf-8", "surrogateescape"), now).encode(
+            "utf-8", "surrogateescape")
         etag = next((v for k, v in out if k.lower() == "etag"), None)
         lastmod = next((v for k, v in out if k.lower() == "last-modified"), None)
         if status == 200 and ((inm and etag and any(tag(t) == tag(etag) for t in inm.split(",")))
