@@ -9,6 +9,7 @@ static const struct source {
 	const char *synopsis;
 } sources[] = {
 	{ "git", fetch_git, "git [options] GITDIR..." },
+	{ "github", fetch_github, "github [options] prs|user|repos|search|claims ..." },
 	{ "registry", fetch_registry, "registry [options] [FILE...]" },
 	{ "events", fetch_events, "events [options] [FILE...]" },
 	{ "gpumode", fetch_gpumode, "gpumode [options] boards|ranks" },
