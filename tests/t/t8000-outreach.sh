@@ -140,4 +140,10 @@ test_expect_success 'the default template is data: a copy under KH_DATADIR is us
 	grep "^Hi .*, see .*\.$" body
 '
 
+test_expect_success 'the template example of kh-outreach(1) is the one a golden case runs' '
+	sed -n "/^A shorter one:\$/,/^\.Ed\$/p" "$KH_TOP/share/man/man1/kh-outreach.1" |
+		sed "1,2d;\$d" >example &&
+	test_cmp "$g/038-man-page-template/short.tmpl" example
+'
+
 test_done
