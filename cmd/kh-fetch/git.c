@@ -673,29 +673,16 @@ fork_only(const struct clone *c, const struct clone *up, const char *head,
 	return rc;
 }
 
-/* The GitHub login of a noreply address: ID+login@ or login@. */
+/* The GitHub login of a noreply address (kh_noreply), or NULL. */
 static char *
 noreply_login(const char *email)
 {
-	static const char dom[] = "@users.noreply.github.com";
-	size_t n = strlen(email), dl = sizeof dom - 1;
-	const char *plus, *at;
+	char *norm = kh_email_norm(email), *login = NULL;
 
-	if (n <= dl || strcasecmp(email + n - dl, dom) != 0)
-		return NULL;
-	at = email + n - dl;
-	plus = memchr(email, '+', (size_t)(at - email));
-	if (plus) {
-		for (const char *p = email; p < plus; p++)
-			if (*p < '0' || *p > '9')
-				return NULL;
-		if (plus == email)
-			return NULL;
-		email = plus + 1;
-	}
-	if (email == at)
-		return NULL;
-	return kh_strndup(email, (size_t)(at - email));
+	if (norm)
+		kh_noreply(norm, &login, NULL);
+	free(norm);
+	return login;
 }
 
 /* {"name","email","login"?}; login first when for "person". */
