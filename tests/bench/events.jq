@@ -1,0 +1,36 @@
+# tests/bench/events.jq: what kh-fetch events selects and writes, in jq, for
+# the benchmark and tests/t/t3000-fetch-events.sh to check it against.
+#   jq -c --argjson t '{"owner/name":true,...}' -f events.jq  (names lowercased)
+# Deduplicate its output with events-dedupe.awk to get kh-fetch's.
+def repo_of(r): r | if type == "object" then (.full_name //
+	(.url | if type == "string" then ltrimstr("https://api.github.com/repos/")
+	else null end)) else null end;
+select(.type == "PullRequestEvent" and $t[.repo.name | ascii_downcase])
+| (.payload | if type == "string" then fromjson else . end) as $p
+| select($p.action == "closed")
+| $p.pull_request as $pr
+| ($p.number // $pr.number) as $n
+| (repo_of($pr.base.repo) // .repo.name) as $base
+| repo_of($pr.head.repo) as $head
+| {type: "evidence", id: "github:pr:\(.repo.name)#\($n)", kind: "pr",
+   source: "gharchive",
+   person: ({} + (if ($pr.user.login | type) == "string"
+		then {login: $pr.user.login} else {} end)
+	+ (if ($pr.user.id | type) == "number"
+		then {user_id: ($pr.user.id | tostring)} else {} end)),
+   url: "https://github.com/\(.repo.name)/pull/\($n)",
+   at: ($pr.merged_at // $pr.closed_at // .created_at),
+   repo: .repo.name, upstream: null, number: $n, title: $pr.title,
+   text: (if ($pr.body | type) == "string" then $pr.body[:8192] else null end),
+   author_type: $pr.user.type,
+   merged: (if ($pr.merged | type) == "boolean" then $pr.merged
+	elif ($pr.merged_at | type) == "string" then true
+	elif ($pr | has("merged_at")) then false else null end),
+   merged_at: $pr.merged_at, merged_by: $pr.merged_by.login,
+   base_repo: $base, head_repo: $head,
+   from_fork: (if $head then ($base | ascii_downcase) != ($head | ascii_downcase)
+	else null end),
+   labels: (if ($pr.labels | type) == "array"
+	then [$pr.labels[] | .name | strings] else null end),
+   added: $pr.additions, deleted: $pr.deletions,
+   changed_files: $pr.changed_files, event_id: .id}
