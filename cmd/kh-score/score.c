@@ -21,7 +21,9 @@ struct ev {
 	double credit;		/* 0: earns nothing */
 	time_t at;
 	int has_at, cited, code, kernel, shared, merged;
+	int dup;		/* a commit its credited PR already counts */
 	const cJSON *sig;	/* signals, or NULL */
+	const cJSON *files;	/* files, or NULL */
 	int inf, tr;		/* specialty */
 };
 
@@ -391,6 +393,7 @@ note_dir(struct repo_acc *a, const char *path, double lines)
 	a->dirs[i].lines += lines;
 }
 
+/* 1 + the index of the credited PR repo#num, or 0. */
 static int
 pr_in(const struct cand *c, const char *repo, long long num)
 {
@@ -401,7 +404,7 @@ pr_in(const struct cand *c, const char *repo, long long num)
 		if (e->credit > 0 && e->kind && strcmp(e->kind, "pr") == 0 &&
 		    lcase_eq(e->repo, repo) &&
 		    kh_get_int(e->j, "number", &n) == 0 && n == num)
-			return 1;
+			return i + 1;
 	}
 	return 0;
 }
@@ -411,11 +414,11 @@ static void
 add_item(struct cand *c, struct repo_acc *a, struct ev *e)
 {
 	const struct weights *w = c->w;
-	const cJSON *files = kh_get(e->j, "files"), *f;
+	const cJSON *files = e->files, *f;
 	double k = 0, cls[NPCLASS] = { 0 }, o = 0;
 	int any_kernel_file = 0;
 
-	if (cJSON_IsArray(files) && cJSON_GetArraySize(files) > 0) {
+	if (files) {
 		cJSON_ArrayForEach(f, files) {
 			const char *path = kh_get_str(f, "path");
 			long long add;
@@ -504,15 +507,13 @@ landed(struct cand *c)
 	for (int i = 0; i < c->nev; i++) {
 		struct ev *e = &c->ev[i];
 		struct repo_acc *a = NULL;
-		long long prn;
 
 		if (e->credit <= 0 || !e->code || e->repo == NULL)
 			continue;
 		if (strcmp(e->kind, "pr") == 0 && !e->merged)
 			continue;
 		if (strcmp(e->kind, "commit") == 0 &&
-		    (is_true(e->j, "merge") || (kh_get_int(e->j, "pr", &prn)
-		    == 0 && pr_in(c, e->repo, prn))))
+		    (is_true(e->j, "merge") || e->dup))
 			continue;	/* counted by its PR */
 		if (cJSON_IsFalse(kh_get(e->j, "upstream")))
 			continue;	/* a fork: nothing landed */
@@ -615,16 +616,9 @@ landed(struct cand *c)
 			    strcasecmp(e->repo, a->r.name) == 0 &&
 			    !e->cited &&
 			    (strcmp(e->kind, "pr") != 0 || e->merged) &&
-			    !cJSON_IsFalse(kh_get(e->j, "upstream"))) {
-				long long prn;
-
-				if (strcmp(e->kind, "commit") == 0 &&
-				    (is_true(e->j, "merge") ||
-				    (kh_get_int(e->j, "pr", &prn) == 0 &&
-				    pr_in(c, e->repo, prn))))
-					continue;
-				cite(s, e);
-			}
+			    !cJSON_IsFalse(kh_get(e->j, "upstream")) &&
+			    !is_true(e->j, "merge"))
+				cite(s, e);	/* a dup: the same work, cited */
 		}
 		if (a->nk > 0 && !personal) {
 			if (a->r.kind == R_LISTED && a->r.weight >=
@@ -875,7 +869,7 @@ speedups(struct cand *c)
 		struct sig *s;
 		cJSON *o;
 
-		if (e->credit <= 0 || !e->code ||
+		if (e->credit <= 0 || !e->code || e->dup ||
 		    (strcmp(e->kind, "pr") == 0 && !e->merged))
 			continue;
 		if (!speedup_parse(w, title, ev_str(e, "text"), &sp))
@@ -952,10 +946,20 @@ generations(struct cand *c)
 			if (e->credit <= 0)
 				continue;
 			if (e->code && e->sig) {
-				cJSON_ArrayForEach(x, kh_get(e->sig, "arch"))
-					if (cJSON_IsString(x) &&
-					    arch_index(x->valuestring) == a)
+				int specific = 0;
+
+				cJSON_ArrayForEach(x, kh_get(e->sig, "arch")) {
+					int k = cJSON_IsString(x) ?
+					    arch_index(x->valuestring) : -1;
+
+					if (k == a)
 						hit = 1;
+					if (k > arch_index("cdna"))
+						specific = 1;
+				}
+				/* "cdna" only when no cdnaN says more */
+				if (a == arch_index("cdna") && specific)
+					hit = 0;
 			}
 			if (hit) {
 				const cJSON *ins = kh_get(e->sig,
@@ -1034,7 +1038,8 @@ generations(struct cand *c)
 				kh_buf_adds(&b, " (architecture guards only: "
 				    "counts less)");
 			if (personal_only)
-				kh_buf_adds(&b, ", personal repositories only");
+				kh_buf_adds(&b, ", none in a listed shared "
+				    "repository: counts less");
 		}
 		if (nlb)
 			kh_buf_addf(&b, "%s%d leaderboard %s on %s", ncode ?
@@ -1082,7 +1087,7 @@ stacks(struct cand *c)
 		int hs = 0, hd = 0;
 		const cJSON *x;
 
-		if (e->credit <= 0 || !e->code || e->sig == NULL)
+		if (e->credit <= 0 || !e->code || e->sig == NULL || e->dup)
 			continue;
 		for (int k = 0; k < nst; k++)
 			if (kh_get(kh_get(e->sig, "instructions"),
@@ -1368,11 +1373,15 @@ brief_match(struct cand *c)
 {
 	const struct weights *w = c->w;
 	const struct brief *b = c->b;
-	int from = c->nsig;
+	int from = c->nsig, any = 0;
 	struct sig *s;
 
 	if (b == NULL)
 		return;
+	for (int i = 0; i < c->nev && !any; i++)
+		any = c->ev[i].credit > 0 && c->ev[i].cited;
+	if (!any)
+		return;	/* nothing credited: nothing to match */
 	if (b->specialty) {
 		int both = strcmp(b->specialty, "both") == 0;
 		int inf = strcmp(b->specialty, "inference") == 0;
@@ -1592,8 +1601,27 @@ prepare(struct cand *c, const cJSON *evidence)
 		e->merged = strcmp(e->kind, "pr") == 0 && is_true(j, "merged");
 		e->sig = cJSON_IsObject(kh_get(j, "signals")) ?
 		    kh_get(j, "signals") : NULL;
+		e->files = cJSON_GetArraySize(kh_get(j, "files")) > 0 ?
+		    kh_get(j, "files") : NULL;
 	}
 	c->nev = n;
+	for (int i = 0; i < n; i++) {
+		struct ev *e = &c->ev[i];
+		long long prn;
+
+		int p;
+
+		if (strcmp(e->kind, "commit") != 0 || e->repo == NULL ||
+		    kh_get_int(e->j, "pr", &prn) != 0 ||
+		    (p = pr_in(c, e->repo, prn)) == 0)
+			continue;
+		e->dup = 1;
+		/* a PR fetched without --files: its commit has them */
+		if (c->ev[p - 1].sig == NULL)
+			c->ev[p - 1].sig = e->sig;
+		if (c->ev[p - 1].files == NULL)
+			c->ev[p - 1].files = e->files;
+	}
 }
 
 static void
