@@ -294,6 +294,10 @@ struct events {
 	struct seen seen;
 	char *buf;		/* the block buffer */
 	size_t cap;
+	/* progress on a terminal: bytes read, records written, last shown */
+	int tty, shown;
+	unsigned long long bytes, written;
+	time_t last;
 };
 
 /* ---- the prefilter: top-level keys only, no allocation ---- */
@@ -746,6 +750,7 @@ handle(struct events *ev, const cJSON *rec, const struct kh_pos *pos)
 	kh_iso8601(t, at);
 	out = evidence(rec, pr, repo, number, merged, at);
 	kh_emit(out);
+	ev->written++;
 	cJSON_Delete(out);
 done:
 	cJSON_Delete(parsed);
@@ -895,6 +900,28 @@ stopped(const struct src *s, unsigned long lineno, const char *what)
 	kh_bad(&pos, "%s", what);
 }
 
+/*
+ * Progress, on standard error when it is a terminal: at most once a
+ * second, and taken off before lines are handled so that a message about
+ * a bad line starts on a clean line.
+ */
+static void
+progress(struct events *ev, const char *name, int show)
+{
+	time_t now;
+
+	if (ev->shown) {
+		fputs("\r\033[K", stderr);
+		ev->shown = 0;
+	}
+	if (!show || !ev->tty || kh_opt.quiet || (now = time(NULL)) == ev->last)
+		return;
+	ev->last = now;
+	fprintf(stderr, "%s: %s: %llu MB read, %llu records", kh_prog, name,
+	    ev->bytes >> 20, ev->written);
+	ev->shown = 1;
+}
+
 /* Cut the stream into lines and hand each to one_line(). */
 static void
 scan(struct events *ev, struct src *s)
@@ -917,6 +944,8 @@ scan(struct events *ev, struct src *s)
 		if (n == 0)
 			eof = 1;
 		len += (size_t)n;
+		ev->bytes += (unsigned long long)n;
+		progress(ev, s->name, 0);
 		end = ev->buf + len;
 		while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 			pos.line++;
@@ -950,6 +979,7 @@ scan(struct events *ev, struct src *s)
 				stopped(s, pos.line + 1, s->zerr);
 			return;
 		}
+		progress(ev, s->name, 1);
 		memmove(ev->buf, p, len);
 		if (len > kh_opt.max_line) {
 			/* Longer than any line we take: drop it, find its end. */
@@ -1069,8 +1099,10 @@ fetch_events(int argc, char **argv)
 	}
 	ev.cap = BLOCK * 4;
 	ev.buf = kh_malloc(ev.cap);
+	ev.tty = isatty(2);
 	for (int i = 0; i < argc; i++)
 		run_file(&ev, argv[i]);
+	progress(&ev, NULL, 0);
 	free(ev.buf);
 	free(ev.seen.slot);
 	repos_free(&ev.repos);
