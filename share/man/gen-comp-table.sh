@@ -31,6 +31,13 @@ def fig: (.value | tostring | c3) + (if .basis == "reported" then "" else "*" en
  end),
 ".El",
 ".Pp",
+"The opening offer sits \(.offer.opening_pct.value) percent of the way up a band;",
+"a counteroffer is expected \(.counteroffer.low_pct.value) to \(.counteroffer.high_pct.value) percent above the current total.",
+(.universes | to_entries[] | select(.value.pay == "hourly") |
+ "A \(.key) project is \(.value.project_hours.value) hours unless the brief or",
+ ".Fl \\-hours",
+ "says otherwise (\(.value.project_hours.basis))."),
+".Pp",
 "The sources, each as of its date:",
 ".Bl -tag -width Ds",
 (.sources | to_entries[] |
