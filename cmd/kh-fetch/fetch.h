@@ -10,5 +10,6 @@ int fetch_registry(int argc, char **argv);	/* registry.c */
 int fetch_events(int argc, char **argv);	/* events.c */
 int fetch_gpumode(int argc, char **argv);	/* gpumode.c */
 int fetch_codeforces(int argc, char **argv);	/* codeforces.c */
+int fetch_papers(int argc, char **argv);	/* papers.c */
 
 #endif

@@ -14,6 +14,7 @@ static const struct source {
 	{ "events", fetch_events, "events [options] [FILE...]" },
 	{ "gpumode", fetch_gpumode, "gpumode [options] boards|ranks" },
 	{ "codeforces", fetch_codeforces, "codeforces [options] [HANDLE...]" },
+	{ "papers", fetch_papers, "papers [options] --name=NAME|--orcid=ID|--openalex=ID..." },
 };
 
 int
