@@ -38,6 +38,9 @@ kh_login_norm(const char *login)
 	s = kh_strndup(login, n);
 	for (char *p = s; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
+	/* GitHub's stand-in for deleted accounts, and its own committer */
+	if (strcmp(s, "ghost") == 0 || strcmp(s, "web-flow") == 0)
+		return free(s), NULL;
 	return s;
 }
 

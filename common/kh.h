@@ -324,7 +324,10 @@ int kh_signals_code_file(const char *path);
  * ident.c: the names, emails and logins people appear under, normalised
  * so that the same person's records meet (kh-authorship).
  */
-/* Lower-cased login without "@", or NULL when it cannot be a GitHub login. */
+/*
+ * Lower-cased login without "@", or NULL when it cannot be a GitHub login
+ * or names no person ("ghost", a deleted account; "web-flow", GitHub).
+ */
 char *kh_login_norm(const char *login);
 /* Lower-cased, trimmed address ("<>" dropped), or NULL when not an address. */
 char *kh_email_norm(const char *email);

@@ -60,6 +60,7 @@ struct ev {
 struct who {
 	const char *login, *email, *name, *nname, *ghid, *handle;
 	const char *email0;	/* the address before --mailmap rewrote it */
+	int by_name;		/* --mailmap matched the name too */
 	int bot;
 };
 
@@ -120,7 +121,8 @@ int is_kernel_path(const struct ctx *c, const char *path);
 struct mailmap *mailmap_load(const char *path);
 /* The proper name and email for (name, email), borrowed; NULL when none. */
 void mailmap_map(const struct mailmap *m, const char *name,
-    const char *email, const char **pname, const char **pemail);
+    const char *email, const char **pname, const char **pemail,
+    int *by_name);
 void mailmap_free(struct mailmap *m);
 
 /* people.c: who is who */

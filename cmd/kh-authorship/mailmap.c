@@ -100,11 +100,12 @@ mailmap_load(const char *path)
 
 void
 mailmap_map(const struct mailmap *m, const char *name, const char *email,
-    const char **pname, const char **pemail)
+    const char **pname, const char **pemail, int *by_name)
 {
 	const struct mm_entry *any = NULL;
 
 	*pname = *pemail = NULL;
+	*by_name = 0;
 	if (email == NULL)
 		return;
 	for (size_t i = 0; i < m->n; i++) {
@@ -123,6 +124,7 @@ mailmap_map(const struct mailmap *m, const char *name, const char *email,
 	if (any) {
 		*pname = any->name;
 		*pemail = any->email;
+		*by_name = any->cname != NULL;
 	}
 }
 

@@ -182,7 +182,8 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 
 		if (cl->v == V_VERIFIED && e->kind == K_PR && e->added >= 0) {
 			k = kh_asprintf("%s#%lld", or_empty(e->base_repo), e->pr);
-			map_put(&pr_lines, k, 1);
+			/* 1: the PR has lines; 2: and kernel lines (it had files) */
+			*map_put(&pr_lines, k, 1) = e->kernel >= 0 ? 2 : 1;
 			free(k);
 		}
 	}
@@ -208,12 +209,15 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 		if (e->kind != K_PR && e->kind != K_COMMIT)
 			continue;
 		if (e->kind == K_COMMIT && e->pr >= 0) {
+			int *pl;
+
 			k = kh_asprintf("%s#%lld", or_empty(e->repo), e->pr);
-			if (map_get(&pr_lines, k) == NULL) {
+			pl = map_get(&pr_lines, k);
+			if (pl == NULL)
 				l = (e->added > 0 ? e->added : 0) +
 				    (e->deleted > 0 ? e->deleted : 0);
+			if (pl == NULL || *pl == 1)
 				kl = e->kernel > 0 ? e->kernel : 0;
-			}
 			free(k);
 		} else {
 			l = (e->added > 0 ? e->added : 0) +

@@ -88,6 +88,7 @@ unite(struct people *p, int a, int b, const char *rule, const char *via)
 struct assoc {
 	int email, login;
 	const char *rule, *via;
+	const char *name;	/* the name the address came with, or NULL */
 };
 
 struct assocs {
@@ -97,13 +98,13 @@ struct assocs {
 
 static void
 assoc_add(struct assocs *as, int email, int login, const char *rule,
-    const char *via)
+    const char *via, const char *name)
 {
 	if (as->n == as->cap) {
 		as->cap = as->cap ? as->cap * 2 : 64;
 		as->a = kh_realloc(as->a, as->cap * sizeof *as->a);
 	}
-	as->a[as->n++] = (struct assoc){ email, login, rule, via };
+	as->a[as->n++] = (struct assoc){ email, login, rule, via, name };
 }
 
 /* Rule 1: the nodes of one claim and what the record itself proves. */
@@ -127,7 +128,8 @@ claim_nodes(struct ctx *c, struct claim *cl, struct assocs *as)
 		unite(c->pp, l, id, "github-id", e->id);
 	if (h >= 0 && cl->node != h)
 		unite(c->pp, cl->node, h, "same-record", e->id);
-	if (w->email0 && w->email0 != w->email && em >= 0 &&
+	/* an address mapped whatever the name is the same address */
+	if (w->email0 && w->email0 != w->email && em >= 0 && !w->by_name &&
 	    !kh_email_generic(w->email0))
 		unite(c->pp, node_of(c, N_EMAIL, w->email0), em, "mailmap",
 		    c->mailmap_file);
@@ -139,12 +141,12 @@ claim_nodes(struct ctx *c, struct claim *cl, struct assocs *as)
 			unite(c->pp, em, l, "noreply", e->id);
 		else if (l >= 0)
 			assoc_add(as, em, l, e->kind == K_PROFILE ? "profile" :
-			    "same-record", e->id);
+			    "same-record", e->id, w->nname);
 		else if (id >= 0)
 			unite(c->pp, em, id, "same-record", e->id);
 		free(nl);
 	}
-	if (c->pp->nodes[cl->node].first < 0)
+	if (cl->node >= 0 && c->pp->nodes[cl->node].first < 0)
 		c->pp->nodes[cl->node].first = (int)(cl - c->claims);
 }
 
@@ -190,7 +192,7 @@ pr_joins(struct ctx *c, struct assocs *as)
 		    !pc->who.bot && !cl->who.bot)
 			assoc_add(as, node_of(c, N_EMAIL, cl->who.email),
 			    node_of(c, N_LOGIN, pc->who.login), "pr-join",
-			    e->id);
+			    e->id, cl->who.nname);
 	}
 	map_free(&prs);
 }
@@ -458,12 +460,22 @@ name_rule(struct ctx *c, const char *contested)
  * whose name they carry; else they stay with the address.
  */
 static void
-shared_email_claims(struct ctx *c, const char *contested)
+shared_email_claims(struct ctx *c, const struct assocs *as,
+    const char *contested)
 {
 	struct people *p = c->pp;
 	struct map named = { 0 };
 	char *k;
 
+	/* the names an account is known by: its own records', and the names
+	 * its addresses came with (a squash commit of its PR) */
+	for (size_t i = 0; i < as->n; i++) {
+		if (as->a[i].name == NULL)
+			continue;
+		k = kh_asprintf("%d|%s", find(p, as->a[i].login), as->a[i].name);
+		map_put(&named, k, 1);
+		free(k);
+	}
 	for (size_t i = 0; i < c->nclaims; i++) {
 		const struct claim *cl = &c->claims[i];
 
@@ -648,7 +660,7 @@ resolve(struct ctx *c)
 		contested = kh_calloc(c->pp->n + 1, 1);
 		apply_assocs(c, &as, contested);
 		name_rule(c, contested);
-		shared_email_claims(c, contested);
+		shared_email_claims(c, &as, contested);
 		free(contested);
 	} else {
 		/* --sorted: the key made the group; everything in it is one */

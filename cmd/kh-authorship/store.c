@@ -344,7 +344,8 @@ who_of(struct ctx *c, const cJSON *p, const char *source, struct who *w)
 		free(s);
 	}
 	if (c->mailmap && (w->email || name)) {
-		mailmap_map(c->mailmap, name, w->email, &pname, &pemail);
+		mailmap_map(c->mailmap, name, w->email, &pname, &pemail,
+		    &w->by_name);
 		if (pname)
 			name = pname;
 		if (pemail && (s = kh_email_norm(pemail)) != NULL) {

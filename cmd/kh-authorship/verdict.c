@@ -444,6 +444,14 @@ judge(struct ctx *c)
 			judge_pr(c, &ix, e, a);
 		else
 			judge_other(e, a);
+		/* landed work with no one to credit: a deleted account, root@ */
+		if (e->v == V_VERIFIED && (a == NULL || a->node < 0)) {
+			char *why = kh_asprintf("%s, but its author is gone or "
+			    "generic: no one to credit", e->why);
+
+			say(e, V_UNVERIFIED, "%s", why);
+			free(why);
+		}
 	}
 	for (size_t i = 0; i < c->nclaims; i++)
 		if (c->claims[i].ev >= 0)

@@ -85,6 +85,8 @@ main(void)
 	check_str(kh_login_norm("renovate[bot]"), "renovate[bot]", "bot login");
 	check_str(kh_login_norm("Tri Dao"), NULL, "a name is not a login");
 	check_str(kh_login_norm("-x"), NULL, "leading hyphen");
+	check_str(kh_login_norm("ghost"), NULL, "deleted account");
+	check_str(kh_login_norm("web-flow"), NULL, "GitHub's committer");
 	ok(kh_email_personal("a@gmail.com") && !kh_email_personal("a@amd.com"),
 	    "personal mail domains");
 	return done_testing();
