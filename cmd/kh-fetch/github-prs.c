@@ -11,6 +11,7 @@
  * sequential paging). Without rel="last", and with --since, pages are
  * fetched one after the other.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,7 +388,14 @@ gh_prs(struct gh *g, int argc, char **argv)
 		struct repo *rp;
 		char *url;
 
-		if (!gh_set_add(&g->asked, argv[i]))
+		char *key = kh_asprintf("prs:%s", argv[i]);
+		int fresh;
+
+		for (char *p = key; *p; p++)	/* names are case-insensitive */
+			*p = (char)tolower((unsigned char)*p);
+		fresh = gh_set_add(&g->asked, key);
+		free(key);
+		if (!fresh)
 			continue;
 		rp = kh_calloc(1, sizeof *rp);
 		rp->name = kh_strdup(argv[i]);

@@ -321,6 +321,11 @@ def main():
     # the failure modes, one login each (ok: what a retry finally gets)
     carol = dict(prof, login="carol", id=5003, html_url="https://github.com/carol")
     write("user-ok.http", carol)
+    route("/users/carol", "user-ok.http")
+    dave = dict(carol, login="dave", id=5004, html_url="https://github.com/dave",
+                name="Dave", blog="", twitter_username=None)
+    write("user-dave.http", dave)
+    route("/users/dave", "user-dave.http")
     write("primary-403.http", {"message": "API rate limit exceeded for user ID 5001.",
                                "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"},
           status="403 Forbidden", remaining=0, extra=[], tag=False)
