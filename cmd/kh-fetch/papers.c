@@ -8,6 +8,12 @@
  * every candidate, each flagged ambiguous: kh never guesses silently.
  * Works are kept when their title, keywords or topics match a kernel topic
  * of share/kh/paper-topics.txt.
+ *
+ * DBLP is the second source (--dblp=NAME), precise for systems venues. Its
+ * JSON writes every number as a string and a list of one as the item
+ * itself ("author": {...} instead of [{...}]); as_list() and kh_get_int()
+ * take both forms. A person is a pid; homonyms carry a 4-digit suffix
+ * ("Wei Zhang 0009").
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +25,7 @@
 #include "fetch.h"
 
 #define OPENALEX_URL "https://api.openalex.org"
+#define DBLP_URL "https://dblp.org"
 #define SCHOLAR_AGE (7 * 86400)	/* papers change slowly */
 #define PER_PAGE 100		/* OpenAlex caps per_page at 100 (2026) */
 #define MAX_PAGES 20		/* 2,000 works a person is plenty */
@@ -26,7 +33,8 @@
 
 static const char usage[] =
     "Usage: kh-fetch papers [-hqVv] [--topics=FILE] [--unbuffered]\n"
-    "                       [--name=NAME | --orcid=ID | --openalex=ID]...\n"
+    "                       [--name=NAME | --orcid=ID | --openalex=ID |\n"
+    "                        --dblp=NAME]...\n"
     "\n"
     "One paper evidence record per kernel paper of each person, from "
     "OpenAlex.\n"
@@ -35,6 +43,7 @@ static const char usage[] =
     "                       flagged ambiguous)\n"
     "  -o, --orcid=ID       an ORCID iD (0000-0002-1825-0097)\n"
     "  -a, --openalex=ID    an OpenAlex author id (A5023888391)\n"
+    "  -d, --dblp=NAME      an author's name, looked up in DBLP\n"
     "  -t, --topics=FILE    kernel topics (default: share/kh/paper-topics.txt;\n"
     "                       a file without topics keeps every work)\n"
     "  -h, --help           this help\n"
@@ -46,7 +55,7 @@ static const char usage[] =
     "      --unbuffered     flush after every record\n"
     "\n"
     "Environment: OPENALEX_API_KEY, KH_CONTACT (an e-mail address for\n"
-    "OpenAlex), KH_OPENALEX_URL (base URL), KH_CACHE.\n";
+    "OpenAlex), KH_OPENALEX_URL, KH_DBLP_URL (base URLs), KH_CACHE.\n";
 
 /* One topic: its name and phrases ("kernel*": a prefix). */
 struct topic {
@@ -57,7 +66,9 @@ struct topic {
 
 struct papers {
 	struct kh_http *http;
+	struct kh_http *dblp;	/* its own pace: DBLP asks for 1.5 s a call */
 	const char *base;
+	const char *dblp_base;
 	const char *key;	/* OPENALEX_API_KEY, never printed */
 	const char *contact;	/* KH_CONTACT */
 	struct topic *topic;
@@ -512,6 +523,263 @@ by_name(struct papers *p, const char *name)
 	free(want);
 }
 
+/*
+ * DBLP. as_list: an array as it is, an object or string as a list of one,
+ * absent as an empty list. The result is a new array of references to the
+ * items (cJSON_Delete frees only the list).
+ */
+static cJSON *
+as_list(const cJSON *j)
+{
+	cJSON *list = cJSON_CreateArray();
+	const cJSON *e;
+
+	if (cJSON_IsArray(j)) {
+		cJSON_ArrayForEach(e, j)
+			cJSON_AddItemReferenceToArray(list, (cJSON *)e);
+	} else if (j && !cJSON_IsNull(j)) {
+		cJSON_AddItemReferenceToArray(list, (cJSON *)j);
+	}
+	return list;
+}
+
+/* A DBLP text: a string, or an object with "text". */
+static const char *
+dblp_text(const cJSON *j)
+{
+	if (cJSON_IsString(j))
+		return j->valuestring;
+	return kh_get_str(j, "text");
+}
+
+/* "Wei Zhang 0009" -> "Wei Zhang": the homonym number is not the name. */
+static char *
+dblp_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > 5 && s[n - 5] == ' ' && strspn(s + n - 4, "0123456789") == 4)
+		n -= 5;
+	return kh_strndup(s, n);
+}
+
+/* The hits of a DBLP search answer, as a list; NULL after a message. */
+static cJSON *
+dblp_hits(struct papers *p, const char *path, const char *q, cJSON **root)
+{
+	struct kh_buf u = { 0 };
+	struct kh_resp r = { 0 };
+	const char *end = NULL;
+	long long code;
+	cJSON *j;
+
+	kh_buf_addf(&u, "%s%s?q=", p->dblp_base, path);
+	add_enc(&u, q);
+	kh_buf_adds(&u, "&format=json&h=1000&c=0");
+	if (kh_http_get(p->dblp, u.p, SCHOLAR_AGE, &r) != 0) {
+		kh_resp_free(&r);
+		kh_buf_free(&u);
+		return NULL;
+	}
+	j = cJSON_ParseWithLengthOpts(r.body, r.len + 1, &end, 1);
+	kh_resp_free(&r);
+	if (!cJSON_IsObject(kh_get(j, "result")) ||
+	    kh_get_int(j, "result.status.@code", &code) != 0 || code != 200) {
+		kh_err("cannot use '%s': not a DBLP search answer", u.p);
+		kh_fail(KH_REMOTE);
+		cJSON_Delete(j);
+		kh_buf_free(&u);
+		return NULL;
+	}
+	kh_buf_free(&u);
+	*root = j;
+	return as_list(kh_get(j, "result.hits.hit"));
+}
+
+/* One DBLP publication of the person pid, when it matches a topic. */
+static void
+dblp_emit(struct papers *p, const cJSON *info, const char *pid,
+    const char *name, int ambiguous)
+{
+	cJSON *authors = as_list(kh_get(info, "authors.author"));
+	cJSON *ees = as_list(kh_get(info, "ee"));
+	const char *key = kh_get_str(info, "key"), *pos = NULL;
+	const cJSON *a;
+	cJSON *rec, *out, *person, *topics, *t;
+	size_t n = (size_t)cJSON_GetArraySize(authors), i = 0;
+	char *title, *id, at[21];
+	long long year = 0;
+	time_t when;
+
+	/* DBLP titles end with a period; topics read the title alone */
+	title = kh_strdup(kh_get_str(info, "title") ? kh_get_str(info,
+	    "title") : "");
+	if (*title && title[strlen(title) - 1] == '.')
+		title[strlen(title) - 1] = '\0';
+	t = cJSON_CreateObject();
+	kh_add_str(t, "title", title);
+	topics = match_topics(p, t);
+	cJSON_Delete(t);
+	if (topics == NULL || key == NULL) {
+		p->dropped++;
+		cJSON_Delete(topics);
+		cJSON_Delete(authors);
+		cJSON_Delete(ees);
+		free(title);
+		return;
+	}
+	p->kept++;
+	out = cJSON_CreateArray();
+	cJSON_ArrayForEach(a, authors) {
+		const char *apid = kh_get_str(a, "@pid");
+		char *an = dblp_name(dblp_text(a) ? dblp_text(a) : "");
+		cJSON *o = cJSON_CreateObject();
+
+		if (apid && strcmp(apid, pid) == 0)
+			pos = position(i, n);
+		kh_add_str(o, "name", an);
+		cJSON_AddArrayToObject(o, "institutions");
+		cJSON_AddItemToArray(out, o);
+		free(an);
+		i++;
+	}
+	id = kh_asprintf("dblp:%s:%s", key, pid);
+	rec = cJSON_CreateObject();
+	kh_add_str(rec, "type", "evidence");
+	kh_add_str(rec, "id", id);
+	kh_add_str(rec, "kind", "paper");
+	kh_add_str(rec, "source", "dblp");
+	person = cJSON_AddObjectToObject(rec, "person");
+	kh_add_str(person, "name", name);
+	kh_add_str(person, "user_id", pid);
+	kh_add_str(rec, "url", cJSON_GetArraySize(ees) ?
+	    dblp_text(cJSON_GetArrayItem(ees, 0)) : kh_get_str(info, "url"));
+	snprintf(at, sizeof at, "%04lld-01-01", kh_get_int(info, "year",
+	    &year) == 0 && year > 0 && year < 10000 ? year : 0);
+	if (kh_parse_time(at, &when) == 0 && year > 0) {
+		/* DBLP knows the year only: the first of January */
+		kh_iso8601(when, at);
+		kh_add_str(rec, "at", at);
+	} else {
+		kh_add_null(rec, "at");
+	}
+	kh_add_null(rec, "repo");
+	kh_add_null(rec, "upstream");
+	kh_add_str(rec, "title", title);
+	cJSON_AddItemToObject(rec, "authors", out);
+	kh_add_str(rec, "venue", dblp_text(kh_get(info, "venue")) ?
+	    dblp_text(kh_get(info, "venue")) : NULL);
+	if (kh_get_int(info, "year", &year) == 0)
+		kh_add_int(rec, "year", year);
+	else
+		kh_add_null(rec, "year");
+	kh_add_str(rec, "doi", kh_get_str(info, "doi"));
+	kh_add_str(rec, "position", pos);
+	kh_add_bool(rec, "ambiguous", ambiguous);
+	cJSON_AddItemToObject(rec, "topics", topics);
+	kh_emit(rec);
+	cJSON_Delete(rec);
+	cJSON_Delete(authors);
+	cJSON_Delete(ees);
+	free(title);
+	free(id);
+}
+
+/*
+ * A name in DBLP: the author search gives pids (several for homonyms:
+ * all kept, flagged ambiguous); the publication search by name gives
+ * candidates, kept when a co-author entry carries the pid.
+ */
+static void
+by_dblp(struct papers *p, const char *name)
+{
+	cJSON *root = NULL, *hits = dblp_hits(p, "/search/author/api", name,
+	    &root), *proot = NULL, *phits;
+	struct kh_buf list = { 0 };
+	const cJSON *h, *ph;
+	char *want = norm(name);
+	size_t n = 0;
+
+	if (hits == NULL) {
+		free(want);
+		return;
+	}
+	/* the pid is the last two parts of the person page URL */
+	cJSON_ArrayForEach(h, hits) {
+		char *an = dblp_name(kh_get_str(h, "info.author") ?
+		    kh_get_str(h, "info.author") : ""), *nn = norm(an);
+
+		if (strcmp(nn, want) == 0 && kh_get_str(h, "info.url") &&
+		    strstr(kh_get_str(h, "info.url"), "/pid/")) {
+			cJSON *notes = as_list(kh_get(h, "info.notes.note"));
+			const cJSON *note;
+			int first = 1;
+
+			kh_buf_adds(&list, n++ ? ", " : "");
+			kh_buf_adds(&list, strstr(kh_get_str(h, "info.url"),
+			    "/pid/") + 5);
+			cJSON_ArrayForEach(note, notes) {
+				const char *type = kh_get_str(note, "@type");
+
+				if (!type || strcmp(type, "affiliation") != 0 ||
+				    !dblp_text(note))
+					continue;
+				kh_buf_addf(&list, "%s%s", first ? " (" : "; ",
+				    dblp_text(note));
+				first = 0;
+			}
+			if (!first)
+				kh_buf_addc(&list, ')');
+			cJSON_Delete(notes);
+		}
+		free(an);
+		free(nn);
+	}
+	if (n == 0)
+		kh_warn("papers: no DBLP author named '%s'", name);
+	else if (n > 1)
+		kh_warn("papers: '%s' matches %zu DBLP authors, all kept and "
+		    "flagged ambiguous: %s", name, n, list.p);
+	phits = n ? dblp_hits(p, "/search/publ/api", name, &proot) : NULL;
+	cJSON_ArrayForEach(ph, phits)
+		kh_count_in();
+	cJSON_ArrayForEach(h, hits) {
+		char *an = dblp_name(kh_get_str(h, "info.author") ?
+		    kh_get_str(h, "info.author") : ""), *nn = norm(an);
+		const char *url = kh_get_str(h, "info.url");
+
+		if (phits && strcmp(nn, want) == 0 && url &&
+		    strstr(url, "/pid/")) {
+			const char *pid = strstr(url, "/pid/") + 5;
+
+			cJSON_ArrayForEach(ph, phits) {
+				cJSON *as = as_list(kh_get(ph,
+				    "info.authors.author"));
+				const cJSON *a;
+				int mine = 0;
+
+				cJSON_ArrayForEach(a, as)
+					mine |= kh_get_str(a, "@pid") &&
+					    strcmp(kh_get_str(a, "@pid"),
+					    pid) == 0;
+				cJSON_Delete(as);
+				if (mine)
+					dblp_emit(p, kh_get(ph, "info"), pid,
+					    an, n > 1);
+			}
+		}
+		free(an);
+		free(nn);
+	}
+	fflush(stdout);
+	cJSON_Delete(phits);
+	cJSON_Delete(proot);
+	cJSON_Delete(hits);
+	cJSON_Delete(root);
+	kh_buf_free(&list);
+	free(want);
+}
+
 /* A checked identifier from an option, or exit 2. */
 static const char *
 check_id(const char *opt, const char *arg)
@@ -542,6 +810,7 @@ fetch_papers(int argc, char **argv)
 		{ "orcid", required_argument, NULL, 'o' },
 		{ "openalex", required_argument, NULL, 'a' },
 		{ "topics", required_argument, NULL, 't' },
+		{ "dblp", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct kh_http_opts ho = { 0 };
@@ -553,12 +822,14 @@ fetch_papers(int argc, char **argv)
 
 	kh_usage_text = usage;
 	q = kh_calloc((size_t)argc + 1, sizeof *q);
-	while ((c = getopt_long(argc, argv, KH_SHORTOPTS "n:o:a:t:", longopts,
+	while ((c = getopt_long(argc, argv, KH_SHORTOPTS "a:d:n:o:t:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
+		case 'd':
 		case 'n':
 			if (*optarg == '\0')
-				kh_usage("option '--name' wants a name");
+				kh_usage("option '%s' wants a name", c == 'n' ?
+				    "--name" : "--dblp");
 			q[nq].kind = c, q[nq++].arg = optarg;
 			break;
 		case 'o':
@@ -580,7 +851,8 @@ fetch_papers(int argc, char **argv)
 	if (optind < argc)
 		kh_usage("papers: unexpected operand '%s'", argv[optind]);
 	if (nq == 0)
-		kh_usage("papers: whose? (--name, --orcid or --openalex)");
+		kh_usage("papers: whose? (--name, --orcid, --openalex or "
+		    "--dblp)");
 	if (topics == NULL)
 		topics = kh_data_path("paper-topics.txt");
 	load_topics(&p, topics);
@@ -600,11 +872,20 @@ fetch_papers(int argc, char **argv)
 	ho.per_second = 5;	/* far below the 100/s OpenAlex allows */
 	ho.retries = 3;
 	p.http = kh_http_new(&ho);
+	p.dblp_base = getenv("KH_DBLP_URL");
+	if (p.dblp_base == NULL || *p.dblp_base == '\0')
+		p.dblp_base = DBLP_URL;
+	ho.per_second = 1 / 1.5;	/* DBLP: "one or two seconds" apart */
+	p.dblp = kh_http_new(&ho);
 	for (size_t i = 0; i < nq; i++) {
 		struct who who = { 0 };
 
 		if (q[i].kind == 'n') {
 			by_name(&p, q[i].arg);
+			continue;
+		}
+		if (q[i].kind == 'd') {
+			by_dblp(&p, q[i].arg);
 			continue;
 		}
 		if (q[i].kind == 'a') {
@@ -622,6 +903,7 @@ fetch_papers(int argc, char **argv)
 	kh_note("papers: %zu works matched a topic, %zu did not", p.kept,
 	    p.dropped);
 	kh_http_free(p.http);
+	kh_http_free(p.dblp);
 	for (size_t i = 0; i < p.ntopics; i++) {
 		for (size_t j = 0; j < p.topic[i].n; j++)
 			free(p.topic[i].phrase[j]);

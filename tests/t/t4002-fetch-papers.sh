@@ -4,8 +4,8 @@
 . "$KH_TOP/tests/replay/replay.sh"
 
 replay_start "$KH_TOP/tests/replay/papers" || exit 1
-KH_OPENALEX_URL=$REPLAY_URL KH_RETRY_WAIT_MS=10
-export KH_OPENALEX_URL KH_RETRY_WAIT_MS
+KH_OPENALEX_URL=$REPLAY_URL KH_DBLP_URL=$REPLAY_URL KH_RETRY_WAIT_MS=10
+export KH_OPENALEX_URL KH_DBLP_URL KH_RETRY_WAIT_MS
 unset OPENALEX_API_KEY KH_CONTACT
 fresh () { KH_CACHE=$TRASH/cache-$1; export KH_CACHE; }
 
@@ -94,11 +94,44 @@ test_expect_success 'the API key and contact go to OpenAlex, never to the output
 	grep -q "api_key=sekret-key-123 200 .*ua=kh-fetch/[0-9.]* (mailto:recruiter@example.org)$" "$TRASH/replay.log"
 '
 
+test_expect_success 'DBLP: one author hit as an object, numbers as strings, pid filter' '
+	fresh dblp &&
+	kh-fetch papers --dblp "Tri Example" -v >out 2>err &&
+	cat >expect <<-\EOT &&
+	{"type":"evidence","id":"dblp:conf/nips/Example22:123/4567","kind":"paper","source":"dblp","person":{"name":"Tri Example","user_id":"123/4567"},"url":"https://doi.org/10.5555/3600270.3601482","at":"2022-01-01T00:00:00Z","repo":null,"upstream":null,"title":"FastAttn: IO-aware exact attention kernels","authors":[{"name":"Tri Example","institutions":[]},{"name":"Dan Fuller","institutions":[]}],"venue":"NeurIPS","year":2022,"doi":"10.5555/3600270.3601482","position":"first","ambiguous":false,"topics":["attention"]}
+	{"type":"evidence","id":"dblp:journals/corr/abs-2301-00001:123/4567","kind":"paper","source":"dblp","person":{"name":"Tri Example","user_id":"123/4567"},"url":"https://arxiv.org/abs/2301.00001","at":"2023-01-01T00:00:00Z","repo":null,"upstream":null,"title":"Notes on tensor core GEMM","authors":[{"name":"Tri Example","institutions":[]}],"venue":"CoRR","year":2023,"doi":null,"position":"only","ambiguous":false,"topics":["gemm"]}
+	EOT
+	test_cmp expect out &&
+	grep "papers: 2 works matched a topic, 1 did not" err &&
+	grep "4 in, 2 out, 0 skipped" err
+'
+
+test_expect_success 'DBLP: homonyms are all kept, flagged ambiguous, numbered names cleaned' '
+	fresh dblpwei &&
+	kh-fetch papers --dblp "Wei Zhang" >out 2>err &&
+	jq -c "[.id, .person, .position, .ambiguous, .authors[0].name]" out >got &&
+	cat >expect <<-\EOT &&
+	["dblp:conf/asplos/Zhang24:10/1-9",{"name":"Wei Zhang","user_id":"10/1-9"},"first",true,"Wei Zhang"]
+	["dblp:conf/sc/Park25:10/1-12",{"name":"Wei Zhang","user_id":"10/1-12"},"last",true,"Kim Park"]
+	EOT
+	test_cmp expect got &&
+	grep "^kh-fetch: papers: .Wei Zhang. matches 2 DBLP authors, all kept and flagged ambiguous: 10/1-9 (Tsinghua University, Beijing, China), 10/1-12$" err
+'
+
+test_expect_success 'DBLP: no hit at all, and an answer with a bad status' '
+	fresh dblpnone &&
+	kh-fetch papers --dblp "Nobody Here" >out 2>err &&
+	test ! -s out && grep "no DBLP author named .Nobody Here." err &&
+	test_must_fail --rc=5 kh-fetch papers --dblp "Broken Answer" >out 2>err &&
+	test ! -s out && grep "not a DBLP search answer" err
+'
+
 test_expect_success 'usage errors exit 2' '
 	test_must_fail --rc=2 kh-fetch papers 2>err && grep "whose?" err &&
 	test_must_fail --rc=2 kh-fetch papers --orcid 1234 &&
 	test_must_fail --rc=2 kh-fetch papers --openalex W123 &&
 	test_must_fail --rc=2 kh-fetch papers --name "" &&
+	test_must_fail --rc=2 kh-fetch papers --dblp "" &&
 	test_must_fail --rc=2 kh-fetch papers --name x extra
 '
 
