@@ -531,6 +531,21 @@ new_ev(struct ctx *c)
 	return (int)c->nevs++;
 }
 
+/* Is rec, serialised as keep_json would, smaller than what e keeps? */
+static int
+smaller(cJSON *rec, const struct ev *e)
+{
+	struct kh_buf b = { 0 };
+	int r;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(rec, "authorship");
+	kh_json_write(&b, rec);
+	b.p[--b.len] = '\0';
+	r = strcmp(b.p, e->json) < 0;
+	kh_buf_free(&b);
+	return r;
+}
+
 /* Store one evidence record; a duplicate id keeps the richer record. */
 static int
 store(struct ctx *c, cJSON *rec)
@@ -544,7 +559,9 @@ store(struct ctx *c, cJSON *rec)
 	if (*slot >= 0) {
 		struct ev *old = &c->evs[*slot];
 
-		if (old->rich >= e.rich)
+		/* equal: the smaller text, so input order does not matter */
+		if (old->rich > e.rich || (old->rich == e.rich &&
+		    !smaller(rec, old)))
 			return -1;
 		/* the new record is richer: retire the old one's claims */
 		for (int i = 0; i < old->nclaims; i++)
