@@ -131,6 +131,13 @@ test_expect_success 'kh-outreach | head -1 ends quietly' '
 	test_cmp /dev/null err
 '
 
+test_expect_success 'a failed write to standard output is exit 4' '
+	if [ -w /dev/full ]; then
+		test_must_fail --rc=4 kh-outreach --brief "$brief" cands.ndjson >/dev/full 2>err &&
+		grep "^kh-outreach: cannot write to standard output: " err
+	fi
+'
+
 test_expect_success 'the default template is data: a copy under KH_DATADIR is used' '
 	mkdir -p data/templates &&
 	printf "Subject: {{#lead}}{{id}}{{/lead}}\n\nHi {{candidate.name}}, see {{#lead}}{{id}}{{/lead}}.\n" \
