@@ -1051,6 +1051,17 @@ start_ready(struct kh_http *h)
 	double now = mono(), soon = 1.0;
 	struct xfer **pp = &h->qhead, *prev = NULL;
 
+	/* --no-wait met a rate limit: what is queued is not sent */
+	while (h->stopped && h->qhead) {
+		struct xfer *x = h->qhead;
+
+		h->qhead = x->qnext;
+		if (h->qhead == NULL)
+			h->qtail = NULL;
+		h->st.failed++;
+		deliver(x, 0, 0, NULL, 0, NULL, NULL, 0);	/* may queue */
+		xfer_free(x);
+	}
 	while (*pp && h->active < h->parallel) {
 		struct xfer *x = *pp;
 		double at = x->not_before > h->gate[x->res] ? x->not_before :
@@ -1088,19 +1099,6 @@ kh_http_run(struct kh_http *h)
 		int running, left;
 		double soon;
 
-		if (h->stopped) {
-			/* --no-wait: what is queued is not sent */
-			while (h->qhead) {
-				struct xfer *x = h->qhead;
-
-				h->qhead = x->qnext;
-				if (h->qhead == NULL)
-					h->qtail = NULL;
-				h->st.failed++;
-				deliver(x, 0, 0, NULL, 0, NULL, NULL, 0);
-				xfer_free(x);
-			}
-		}
 		start_ready(h);
 		curl_multi_perform(h->m, &running);
 		while ((msg = curl_multi_info_read(h->m, &left))) {
