@@ -415,26 +415,28 @@ choose(const cJSON *cand, struct pick *picks)
 /* --- the draft -------------------------------------------------------- */
 
 static const char *
+first_str(const cJSON *list)
+{
+	const cJSON *e = cJSON_GetArrayItem(list, 0);
+
+	return cJSON_IsString(e) ? e->valuestring : NULL;
+}
+
+/* name, else the profile's name, a name seen in the evidence, a login, the
+ * id: how the draft greets the candidate */
+static const char *
 display_name(const cJSON *c)
 {
-	static const char *const paths[] = { "name", "profile.name", "names.0",
-		"logins.0", "id" };
-	const cJSON *names = kh_get(c, "names"), *logins = kh_get(c, "logins");
+	const char *s[5];
 
-	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-		const char *s = NULL;
-
-		if (strcmp(paths[i], "names.0") == 0)
-			s = cJSON_IsString(cJSON_GetArrayItem(names, 0)) ?
-			    cJSON_GetArrayItem(names, 0)->valuestring : NULL;
-		else if (strcmp(paths[i], "logins.0") == 0)
-			s = cJSON_IsString(cJSON_GetArrayItem(logins, 0)) ?
-			    cJSON_GetArrayItem(logins, 0)->valuestring : NULL;
-		else
-			s = kh_get_str(c, paths[i]);
-		if (s && *s)
-			return s;
-	}
+	s[0] = kh_get_str(c, "name");
+	s[1] = kh_get_str(c, "profile.name");
+	s[2] = first_str(kh_get(c, "names"));
+	s[3] = first_str(kh_get(c, "logins"));
+	s[4] = kh_get_str(c, "id");
+	for (size_t i = 0; i < 5; i++)
+		if (s[i] && *s[i])
+			return s[i];
 	return "";
 }
 
@@ -549,6 +551,17 @@ tidy(const char *s)
 	return kh_buf_detach(&b);
 }
 
+/* s[0..n) without blanks at either end, as a new string */
+static char *
+trim(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return kh_strndup(s, n);
+}
+
 static long
 words(const char *s)
 {
@@ -597,20 +610,8 @@ render(struct outreach *o, const cJSON *cand, const struct pick *picks,
 		goto done;
 	}
 	nl = strchr(out.p, '\n');
-	*subject = kh_strndup(out.p + 8, nl ? (size_t)(nl - out.p - 8) :
+	*subject = trim(out.p + 8, nl ? (size_t)(nl - out.p - 8) :
 	    strlen(out.p + 8));
-	{
-		char *t = *subject;
-		size_t n;
-
-		while (*t == ' ')
-			t++;
-		n = strlen(t);
-		while (n && t[n - 1] == ' ')
-			n--;
-		memmove(*subject, t, n);
-		(*subject)[n] = '\0';
-	}
 	*body = tidy(nl ? nl + 1 : "");
 	if (**subject == '\0' || **body == '\0') {
 		kh_bad(pos, "template '%s' made an empty %s", o->tname,
@@ -747,12 +748,16 @@ md_candidate(struct outreach *o, const cJSON *cand, const cJSON *out)
 	md_text(&b, display_name(cand));
 	kh_buf_adds(&b, " (");
 	md_text(&b, kh_get_str(cand, "id"));
-	kh_buf_adds(&b, ")\n\n- To: ");
-	if (kh_get_str(out, "to"))
-		md_text(&b, kh_get_str(out, "to"));
-	else
-		kh_buf_adds(&b, "no public address in the profile");
-	kh_buf_adds(&b, "\n- Score: ");
+	kh_buf_adds(&b, ")\n\n");
+	if (!skipped) {
+		kh_buf_adds(&b, "- To: ");
+		if (kh_get_str(out, "to"))
+			md_text(&b, kh_get_str(out, "to"));
+		else
+			kh_buf_adds(&b, "no public address in the profile");
+		kh_buf_adds(&b, "\n");
+	}
+	kh_buf_adds(&b, "- Score: ");
 	if (cJSON_IsObject(score)) {
 		md_num(&b, kh_get(score, "total"));
 		kh_buf_adds(&b, ", tier ");
