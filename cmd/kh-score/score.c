@@ -22,6 +22,7 @@ struct ev {
 	time_t at;
 	int has_at, cited, code, kernel, shared, merged;
 	int dup;		/* a commit its credited PR already counts */
+	double q;		/* leaderboard quality, 0..1 */
 	const cJSON *sig;	/* signals, or NULL */
 	const cJSON *files;	/* files, or NULL */
 	int inf, tr;		/* specialty */
@@ -153,6 +154,8 @@ diminish(struct cand *c, int from, const char *what)
 			c->sig[k] = c->sig[k - 1];
 			c->sig[k - 1] = t;
 		}
+	for (int k = 0; k < n; k++)	/* ties keep this order */
+		c->sig[from + k].seq = from + k;
 	for (int k = 1; k < n; k++) {
 		struct sig *s = &c->sig[from + k];
 		char *why = kh_asprintf("%s; %s %d of %d, counted at 1/%d",
@@ -321,6 +324,20 @@ docs_title(struct cand *c, const char *title)
 	return 0;
 }
 
+/* An instruction count: names hold dots ("mma.sync"), so no kh_get path. */
+static int
+insn_count(const cJSON *sig, const char *name, long long *n)
+{
+	const cJSON *ins = cJSON_GetObjectItemCaseSensitive(sig,
+	    "instructions");
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(ins, name);
+
+	if (!cJSON_IsNumber(j) || j->valuedouble < 1)
+		return -1;
+	*n = (long long)j->valuedouble;
+	return 0;
+}
+
 static int
 has_insn(const cJSON *sig)
 {
@@ -328,8 +345,10 @@ has_insn(const cJSON *sig)
 	    "ldmatrix", "cp.async", "wgmma", "tma", "setmaxnreg", "tcgen05",
 	    "tmem", "mfma", NULL };
 
+	long long n;
+
 	for (int i = 0; deep[i]; i++)
-		if (kh_get(kh_get(sig, "instructions"), deep[i]))
+		if (insn_count(sig, deep[i], &n) == 0)
 			return 1;
 	return 0;
 }
@@ -632,6 +651,27 @@ landed(struct cand *c)
 		free(a->kfiles);
 	}
 	free(acc);
+	/* breadth counts, with diminishing returns: the k-th repository at
+	 * 1/sqrt(k) */
+	for (int i = from + 1; i < c->nsig; i++)
+		for (int k = i; k > from && c->sig[k].points >
+		    c->sig[k - 1].points; k--) {
+			struct sig t = c->sig[k];
+
+			c->sig[k] = c->sig[k - 1];
+			c->sig[k - 1] = t;
+		}
+	for (int k = from; k < c->nsig; k++)
+		c->sig[k].seq = k;
+	for (int k = 1; from + k < c->nsig; k++) {
+		struct sig *s = &c->sig[from + k];
+		char *why = kh_asprintf("%s; repository %d by points, counted "
+		    "at 1/sqrt(%d)", s->why, k + 1, k + 1);
+
+		free(s->why);
+		s->why = why;
+		s->points = round1(s->points / sqrt(k + 1));
+	}
 	cap_group(c, from, w->landed.cap, "landed and personal work");
 }
 
@@ -679,6 +719,7 @@ leaderboards(struct cand *c)
 		if (size > 1)
 			size = 1;
 		q = pow(1 - top, w->lb.shape) * size;
+		e->q = q;
 		s = add_sig(c, after ? "leaderboard_skill" : "leaderboard",
 		    w->lb.points * q * (after ? w->lb.after : 1) * e->credit);
 		s->why = kh_asprintf("rank %lld of %lld on %s%s%s%s, %s: "
@@ -687,7 +728,7 @@ leaderboards(struct cand *c)
 		    after ? "after the deadline" : "before the deadline",
 		    100.0 * (double)rank / (double)ranked,
 		    after ? "; skill, not a placement" :
-		    size < 1 ? "; a small board counts less" : "");
+		    size < 0.75 ? "; a small board counts less" : "");
 		cite(s, e);
 		if (q >= w->lb.proof) {
 			if (after)
@@ -961,19 +1002,20 @@ generations(struct cand *c)
 				if (a == arch_index("cdna") && specific)
 					hit = 0;
 			}
-			if (hit) {
-				const cJSON *ins = kh_get(e->sig,
-				    "instructions");
+			if (hit && e->dup) {
+				/* its PR counts the same code: cite only */
+				f = 0;
+			} else if (hit) {
 				int deep = 0;
 				long long n;
 
 				for (int k = 0; arch_insns[a][k]; k++)
-					if (kh_get_int(ins, arch_insns[a][k],
+					if (insn_count(e->sig, arch_insns[a][k],
 					    &n) == 0) {
 						counts[k] += (double)n;
 						deep = 1;
 					}
-				if (arch_guards[a] && kh_get_int(ins,
+				if (arch_guards[a] && insn_count(e->sig,
 				    arch_guards[a], &n) == 0)
 					guards += (double)n;
 				f = deep ? 1 : w->gen.guard_only;
@@ -997,7 +1039,9 @@ generations(struct cand *c)
 
 				if (k < 0 || w->gpus[k].arch != a)
 					continue;
-				f = w->gen.lb_only;
+				/* a low rank proves less about the chip */
+				f = w->gen.lb_only * (e->q >= w->lb.proof ? 1 :
+				    0.5);
 				if (nlb == 0 || !strstr(gpus.p, g))
 					kh_buf_addf(&gpus, "%s%s", nlb ? ", " :
 					    "", g);
@@ -1019,6 +1063,8 @@ generations(struct cand *c)
 			continue;
 		}
 		c->gens |= 1u << a;
+		/* one item proves less than several */
+		best *= ncode + nlb >= 3 ? 1 : ncode + nlb == 2 ? 0.8 : 0.6;
 		kh_buf_addf(&b, "%s:", arch_names[a]);
 		if (ncode) {
 			int first = 1;
@@ -1085,13 +1131,13 @@ stacks(struct cand *c)
 	for (int i = 0; i < c->nev; i++) {
 		struct ev *e = &c->ev[i];
 		int hs = 0, hd = 0;
+		long long cnt;
 		const cJSON *x;
 
 		if (e->credit <= 0 || !e->code || e->sig == NULL || e->dup)
 			continue;
 		for (int k = 0; k < nst; k++)
-			if (kh_get(kh_get(e->sig, "instructions"),
-			    st[k].insn)) {
+			if (insn_count(e->sig, st[k].insn, &cnt) == 0) {
 				stn[k]++;
 				hs = 1;
 			}
@@ -1237,7 +1283,7 @@ recency(struct cand *c)
 		d[10] = n[10] = '\0';
 		s = add_sig(c, "recency", w->recency_points *
 		    pow(0.5, days / w->half_life));
-		s->why = kh_asprintf("latest credited kernel work %s, %.0f "
+		s->why = kh_asprintf("latest credited proof of work %s, %.0f "
 		    "days before %s (half-life %g days)", d, floor(days), n,
 		    w->half_life);
 		cite(s, latest);
@@ -1449,7 +1495,7 @@ brief_match(struct cand *c)
 
 static const char *const verdict_order[] = {
 	"fork-only", "copy", "unmerged", "trivial", "bulk", "bot",
-	"committer-only", "unverified", NULL
+	"committer-only", "unverified", "malformed", NULL
 };
 
 static int
@@ -1468,7 +1514,7 @@ uncredited(struct cand *c)
 	for (int v = 0; ; v++) {
 		const char *want = verdict_order[v];
 		struct sig *s = NULL;
-		const char *why1 = NULL;
+		const char *why1 = NULL, *other = NULL;
 		int n = 0;
 
 		for (int i = 0; i < c->nev; i++) {
@@ -1486,16 +1532,24 @@ uncredited(struct cand *c)
 				s = add_sig(c, "uncredited", 0);
 			if (why1 == NULL)
 				why1 = kh_get_str(e->j, "authorship.why");
-			cite(s, e);
+			if (other == NULL)
+				other = e->verdict;
+			if (e->id)
+				cite(s, e);
 			n++;
 		}
-		if (s) {
-			s->why = kh_asprintf("%d %s %s no points: only verified "
-			    "and coauthor evidence counts%s%s%s", n,
-			    want ? want : "other", plural(n, "item earns",
-			    "items earn"), why1 ? " (\"" : "",
-			    why1 ? why1 : "", why1 ? "\")" : "");
-		}
+		if (s && want && strcmp(want, "malformed") == 0)
+			s->why = kh_asprintf("%d evidence %s not an object or "
+			    "without an id: nothing to cite, no points", n,
+			    plural(n, "item is", "items are"));
+		else if (s)
+			s->why = kh_asprintf("%d %s%s%s %s no points: only "
+			    "verified and coauthor evidence counts%s%s%s", n,
+			    want ? want : "item(s) with verdict '",
+			    want ? "" : other, want ? "" : "'",
+			    want ? plural(n, "item earns", "items earn") :
+			    "earn", why1 ? " (\"" : "", why1 ? why1 : "",
+			    why1 ? "\")" : "");
 		if (want == NULL)
 			break;
 	}
@@ -1575,8 +1629,6 @@ prepare(struct cand *c, const cJSON *evidence)
 
 		e->j = j;
 		e->id = kh_get_str(j, "id");
-		if (e->id == NULL)
-			e->id = "(no id)";
 		e->kind = kh_get_str(j, "kind");
 		if (e->kind == NULL)
 			e->kind = "unknown";
@@ -1588,8 +1640,10 @@ prepare(struct cand *c, const cJSON *evidence)
 			e->credit = w->credit_verified;
 		else if (strcmp(e->verdict, "coauthor") == 0)
 			e->credit = w->credit_coauthor;
-		if (!cJSON_IsObject(j) || strcmp(e->id, "(no id)") == 0)
+		if (!cJSON_IsObject(j) || e->id == NULL) {
+			e->verdict = "malformed";	/* nothing to cite */
 			e->credit = 0;
+		}
 		at = kh_get_str(j, "at");
 		if (at == NULL)
 			at = kh_get_str(j, "merged_at");
@@ -1640,8 +1694,6 @@ hardware_list(struct cand *c, cJSON *out)
 			continue;
 		if (strcmp(e->kind, "leaderboard") == 0 &&
 		    (s = ev_str(e, "gpu")))
-			g = gpu_find(w, s, strlen(s));
-		else if (e->code && (s = ev_str(e, "title")))
 			g = gpu_find(w, s, strlen(s));
 		for (int k = 0; k < c->nsig; k++)
 			if (c->sig[k].extra && strcmp(kh_get_str(c->sig[k].extra,

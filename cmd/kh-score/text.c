@@ -291,10 +291,13 @@ parse_line(const struct weights *w, const char *o, const char *l, size_t n,
 			while (p < end && *p == ' ')
 				p++;
 			/* a unit may follow the first number too */
-			while (p < end && *p != ' ' && !(*p >= '0' && *p <= '9'))
-				p++;
-			while (p < end && *p == ' ')
-				p++;
+			if (!(end - p >= 3 && memcmp(l + (p - o), "to ", 3) ==
+			    0)) {
+				while (p < end && *p != ' ')
+					p++;
+				while (p < end && *p == ' ')
+					p++;
+			}
 			if (end - p < 3 || memcmp(l + (p - o), "to ", 3) != 0)
 				continue;
 			b = strtod(p + 3, &e2);
