@@ -700,7 +700,7 @@ gather_sorted(cJSON *rec, const struct kh_pos *pos, void *ctx)
 	const char *role = kh_get_str(rec, "authorship.role");
 	const char *key;
 	char *form;
-	int r = check(rec, pos), ev, kept = 0;
+	int r = check(rec, pos), ev, kept = 0, ri;
 
 	if (r != 0) {
 		if (r > 0)
@@ -709,10 +709,17 @@ gather_sorted(cJSON *rec, const struct kh_pos *pos, void *ctx)
 	}
 	if ((!cJSON_IsString(kj) && !cJSON_IsNull(kj)) || role == NULL) {
 		kh_bad(pos, "missing required field 'authorship.%s' (make "
-		    "the input with kh-authorship --key)", role ? "key" : "role");
+		    "the input with kh-authorship --key)",
+		    cJSON_IsString(kj) || cJSON_IsNull(kj) ? "role" : "key");
 		return -1;
 	}
 	key = cJSON_IsString(kj) ? kj->valuestring : NULL;
+	for (ri = 0; ri < 4 && strcmp(roles[ri], role) != 0; ri++)
+		;
+	if (ri == 4) {
+		kh_bad(pos, "unknown authorship.role '%s'", role);
+		return -1;
+	}
 	form = sort_form(key);
 	if (c->in_group && strcmp(form, c->group_form) != 0) {
 		if (strcmp(form, c->group_form) < 0) {
@@ -733,14 +740,16 @@ gather_sorted(cJSON *rec, const struct kh_pos *pos, void *ctx)
 		c->in_group = 1;
 	} else
 		free(form);
-	/* keep the one claim this line is for */
+	/* keep the one claim this line is for (key and role die with the
+	 * "authorship" object: c->group is the key from here on) */
 	cJSON_DeleteItemFromObjectCaseSensitive(rec, "authorship");
+	key = c->group;
 	if ((ev = store(c, rec)) < 0)
 		return 0;	/* a poorer duplicate */
 	for (int i = 0; i < c->evs[ev].nclaims; i++) {
 		struct claim *cl = &c->claims[c->evs[ev].first_claim + i];
 		char *k = claim_key(cl);
-		int match = !kept && strcmp(roles[cl->role], role) == 0 &&
+		int match = !kept && (int)cl->role == ri &&
 		    ((k == NULL && key == NULL) || (k && key && !strcmp(k, key)));
 
 		free(k);

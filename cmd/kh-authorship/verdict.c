@@ -445,7 +445,8 @@ judge(struct ctx *c)
 		else
 			judge_other(e, a);
 		/* landed work with no one to credit: a deleted account, root@ */
-		if (e->v == V_VERIFIED && (a == NULL || a->node < 0)) {
+		if (e->v == V_VERIFIED && (a == NULL || (!a->who.login &&
+		    !a->who.email && !a->who.handle && !a->who.ghid))) {
 			char *why = kh_asprintf("%s, but its author is gone or "
 			    "generic: no one to credit", e->why);
 
