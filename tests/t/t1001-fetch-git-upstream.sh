@@ -71,6 +71,17 @@ test_expect_success 'an upstream path with a colon is quoted for git' '
 	test_cmp expect actual
 '
 
+test_expect_success 'SHA-256 repositories' '
+	git -c init.defaultBranch=main init -q --object-format=sha256 up256 &&
+	(cd up256 && commit Ann 2024-01-01T00:00:00Z "u1") &&
+	git clone -q up256 fork256 &&
+	(cd fork256 && commit Fay 2024-01-02T00:00:00Z "f1") &&
+	printf "%s\n" "f1 false 64" "u1 true 64" >expect &&
+	kh-fetch git --upstream up256 fork256 |
+	jq -r "\"\(.title) \(.upstream) \(.sha | length)\"" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a bad --upstream is a usage error' '
 	mkdir plain &&
 	echo "kh-fetch: not a git repository '\''plain'\''" >expect &&
