@@ -741,11 +741,17 @@ hold(struct kh_http *h, struct xfer *x, double wait, const char *what)
 	enqueue(h, x, 1);
 }
 
+/*
+ * A rate-limit answer that is not the primary limit with its reset time:
+ * the secondary limit ("secondary rate limit", before 2021 "abuse"), or a
+ * primary one without x-ratelimit-reset (old answers: "API Rate Limit
+ * Exceeded for IP").
+ */
 static int
 is_secondary(const char *msg)
 {
 	return msg && (strcasestr(msg, "secondary rate limit") ||
-	    strcasestr(msg, "abuse"));
+	    strcasestr(msg, "abuse") || strcasestr(msg, "rate limit"));
 }
 
 /*
@@ -872,9 +878,13 @@ finish(struct xfer *x, CURLcode res)
 		char *msg = body_message(x);
 		time_t now = x->date ? x->date : time(NULL);
 		int secondary = is_secondary(msg);
+		int named = msg && (strcasestr(msg, "secondary") ||
+		    strcasestr(msg, "abuse"));
+		int primary = x->rl_remaining == 0 && x->rl_reset > 0 &&
+		    !named;
 
 		free(msg);
-		if (x->rl_remaining == 0 && x->rl_reset > 0 && !secondary) {
+		if (primary) {
 			/* primary: the window resets at rl_reset, server time */
 			double wait = x->rl_reset > now ?
 			    (double)(x->rl_reset - now) : 0;
@@ -883,20 +893,22 @@ finish(struct xfer *x, CURLcode res)
 			hold(h, x, wait + 1, "rate limit reached");
 			return;
 		}
-		if (x->retry_after >= 0 || secondary) {
+		if (x->retry_after >= 0 || secondary || x->rl_remaining == 0) {
 			double wait = x->retry_after >= 0 ?
 			    (double)x->retry_after :
 			    h->secondary_wait * pow(2, x->secondary);
 
 			if (x->secondary++ >= h->retries && !h->no_wait) {
-				snprintf(why, sizeof why, "HTTP %ld: secondary "
-				    "rate limit, %d retries used", status,
+				snprintf(why, sizeof why, "HTTP %ld: %s, %d "
+				    "retries used", status, named ?
+				    "secondary rate limit" : "rate limit",
 				    h->retries);
 				fail(x, status, why);
 				return;
 			}
 			kh_buf_reset(&x->body);
-			hold(h, x, wait, "secondary rate limit");
+			hold(h, x, wait, x->rl_remaining == 0 && !named ?
+			    "rate limit reached" : "secondary rate limit");
 			return;
 		}
 	}
