@@ -447,8 +447,8 @@ repo_member(const char *key, size_t klen, const char **pp, const char *end,
 {
 	struct pf *pf = ctx;
 
-	if (!is_key(key, klen, "name"))
-		return 0;
+	if (!is_key(key, klen, "name") || pf->name)
+		return 0;	/* the first "name" counts, as for the parser */
 	if ((pf->name = plain_string(pp, end, &pf->nlen)) == NULL)
 		return DONE(PARSE);
 	return 1;
