@@ -10,9 +10,10 @@
  *  - Input is read in large blocks (inflated in-process when it is gzip)
  *    and cut into lines with memchr; no copy, no per-line allocation.
  *  - A byte-level prefilter reads only the top-level keys of a line, up to
- *    "type" and "repo". GH Archive writes those first ({"id","type","actor",
- *    "repo","payload",...}), so a line that is not a PullRequestEvent is
- *    rejected after about 40 bytes and the rest of it is never touched.
+ *    "type", "repo" and the payload's "action". GH Archive writes those
+ *    first ({"id","type","actor","repo","payload":{"action",...},...}), so
+ *    a line that is not a PullRequestEvent is rejected after about 40 bytes
+ *    and the rest of it is never touched.
  *    It tracks JSON strings and nesting, so text inside a payload cannot
  *    fool it; any surprise (an escape in a key, bad syntax) sends the line
  *    to the real parser, which reports it if it is bad. A line it rejects
@@ -415,11 +416,15 @@ members(const char **pp, const char *end, member_fn fn, void *ctx)
 
 struct pf {
 	const struct events *ev;
+	int seen;		/* the keys met so far: bits of enum key */
 	int type;		/* 1: a PullRequestEvent */
 	int repo;		/* 1: a target repository */
 	const char *name;	/* repo.name, while in "repo" */
 	size_t nlen;
 };
+
+/* The parser takes the first of duplicate keys; so does the prefilter. */
+enum key { K_TYPE = 1, K_REPO = 2, K_PAYLOAD = 4 };
 
 static int
 is_key(const char *key, size_t klen, const char *want)
@@ -448,10 +453,25 @@ repo_member(const char *key, size_t klen, const char **pp, const char *end,
 	struct pf *pf = ctx;
 
 	if (!is_key(key, klen, "name") || pf->name)
-		return 0;	/* the first "name" counts, as for the parser */
+		return 0;
 	if ((pf->name = plain_string(pp, end, &pf->nlen)) == NULL)
 		return DONE(PARSE);
 	return 1;
+}
+
+/* payload.action, GitHub's first key of a payload: only "closed" is kept. */
+static int
+payload_member(const char *key, size_t klen, const char **pp,
+    const char *end, void *ctx)
+{
+	const char *s;
+	size_t n;
+
+	if (!is_key(key, klen, "action"))
+		return 0;
+	if ((s = plain_string(pp, end, &n)) == NULL)
+		return DONE(PARSE);
+	return DONE(n == 6 && memcmp(s, "closed", 6) == 0 ? PARSE : REJECT);
 }
 
 static int
@@ -463,35 +483,49 @@ event_member(const char *key, size_t klen, const char **pp, const char *end,
 	size_t n;
 	int rc;
 
-	if (is_key(key, klen, "type")) {
+	if (is_key(key, klen, "type") && !(pf->seen & K_TYPE)) {
+		pf->seen |= K_TYPE;
 		if ((s = plain_string(pp, end, &n)) == NULL)
 			return DONE(PARSE);
 		if (n != 16 || memcmp(s, "PullRequestEvent", 16) != 0)
 			return DONE(REJECT);
 		pf->type = 1;
-	} else if (is_key(key, klen, "repo") && **pp == '{' &&
-	    !pf->ev->all_repos) {
-		pf->name = NULL;
+		return 1;
+	}
+	if (is_key(key, klen, "repo") && !(pf->seen & K_REPO)) {
+		pf->seen |= K_REPO;
+		if (pf->ev->all_repos)
+			return 0;
+		if (**pp != '{')
+			return DONE(PARSE);	/* let the parser say what is wrong */
 		if ((rc = members(pp, end, repo_member, pf)) != 1)
 			return rc;
 		if (pf->name == NULL)
-			return DONE(PARSE);	/* let the parser say what is wrong */
+			return DONE(PARSE);
 		if (!repos_has(&pf->ev->repos, pf->name, pf->nlen))
 			return DONE(REJECT);
 		pf->repo = 1;
-	} else {
-		return 0;
+		return 1;
 	}
-	if (pf->type && (pf->repo || pf->ev->all_repos))
-		return DONE(PARSE);
-	return 1;
+	if (is_key(key, klen, "payload") && !(pf->seen & K_PAYLOAD)) {
+		pf->seen |= K_PAYLOAD;
+		/* Only once the type and repository are known to be wanted;
+		 * GH Archive writes them before the payload. */
+		if (!pf->type || !(pf->repo || pf->ev->all_repos))
+			return 0;
+		if (**pp != '{')	/* a BigQuery row: payload is text */
+			return DONE(PARSE);
+		rc = members(pp, end, payload_member, pf);
+		return rc == 1 ? DONE(PARSE) : rc;
+	}
+	return 0;
 }
 
 static int
 prefilter(const struct events *ev, const char *line, size_t len)
 {
 	const char *p = line, *end = line + len;
-	struct pf pf = { ev, 0, 0, NULL, 0 };
+	struct pf pf = { ev, 0, 0, 0, NULL, 0 };
 	int rc;
 
 	p = ws(p, end);
