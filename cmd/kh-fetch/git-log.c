@@ -8,7 +8,8 @@
  * The stream, per commit (-z makes every part NUL-terminated):
  *   \001 SHA \n PARENTS \n AN \n AE \n AT \n CN \n CE \n CT \n SUBJECT \n BODY \0
  *   then, if the commit changed files, "\n" and one entry per file:
- *   ADDED \t DELETED \t PATH \0   or, for a rename,   ADDED \t DELETED \t \0 OLD \0 NEW \0
+ *   ADDED \t DELETED \t PATH \0
+ *   or, for a rename:  ADDED \t DELETED \t \0 OLD \0 NEW \0
  *   then, with -p (--signals), "\0" and the patch as text lines.
  * A numstat entry starts with a digit or "-", a patch line never with \001,
  * so the \001 that opens each commit cannot be mistaken for anything else.
@@ -26,6 +27,7 @@
 #define HDR_MAX (1 << 20)	/* the message kept to read trailers from */
 #define PATCH_LINE_MAX 65536	/* the part of a patch line the scanner sees */
 #define FILES_MAX 10000		/* files listed per commit; totals count all */
+#define PATH_MAX_ 65536		/* the part of a path kept */
 #define CHUNK 65536
 
 static int
@@ -58,7 +60,8 @@ sha_slot(const struct shaset *s, const unsigned char key[32])
 	for (i = (size_t)h & (s->cap - 1); ; i = (i + 1) & (s->cap - 1)) {
 		static const unsigned char zero[32];
 
-		if (memcmp(s->k[i], key, 32) == 0 || memcmp(s->k[i], zero, 32) == 0)
+		if (memcmp(s->k[i], key, 32) == 0 ||
+		    memcmp(s->k[i], zero, 32) == 0)
 			return i;
 	}
 }
@@ -148,7 +151,8 @@ rd_token(struct rd *r, int delim, struct kh_buf *b, size_t max)
 		e = memchr(s, delim, avail);
 		take = e ? (size_t)(e - s) : avail;
 		if (b->len < max)
-			kh_buf_add(b, s, take < max - b->len ? take : max - b->len);
+			kh_buf_add(b, s, take < max - b->len ? take :
+			    max - b->len);
 		r->start += take + (e != NULL);
 		if (e)
 			return 1;
@@ -327,7 +331,7 @@ coauthors(const char *body, size_t n)
 		lt = memchr(l, '<', len);
 		gt = lt ? memchr(lt, '>', len - (size_t)(lt - l)) : NULL;
 		if (lt == NULL || gt == NULL || gt == lt + 1)
-			continue;	/* no address: not a co-author GitHub knows */
+			continue;	/* no address: GitHub ignores it */
 		for (v = l + 15; v < lt && (*v == ' ' || *v == '\t'); v++)
 			;
 		for (ve = lt; ve > v && (ve[-1] == ' ' || ve[-1] == '\t'); ve--)
@@ -413,6 +417,8 @@ read_files(struct walk *w, cJSON *rec)
 	int c, rc = 0;
 
 	git_strv_free(&w->paths);	/* the last commit's */
+	if (files)	/* now, so that rec owns it even if we fail */
+		cJSON_AddItemToObject(rec, "files", files);
 	if (rd_peek(&w->r) == '\n') {
 		w->r.start++;
 		while ((c = rd_peek(&w->r)) != -1 && c != '\001' && c != '\0') {
@@ -420,7 +426,7 @@ read_files(struct walk *w, cJSON *rec)
 			long long a, d;
 			int ok1, ok2;
 
-			if (rd_token(&w->r, '\0', &w->tok, (size_t)1 << 20) != 1)
+			if (rd_token(&w->r, '\0', &w->tok, PATH_MAX_) != 1)
 				return -1;
 			t = w->tok.p;
 			t1 = memchr(t, '\t', w->tok.len);
@@ -435,9 +441,9 @@ read_files(struct walk *w, cJSON *rec)
 			path = t2 + 1;
 			if (*path == '\0') {
 				/* a rename: the old path, then the new one */
-				if (rd_token(&w->r, '\0', &w->tok2, (size_t)1 << 20)
+				if (rd_token(&w->r, '\0', &w->tok2, PATH_MAX_)
 				    != 1 || rd_token(&w->r, '\0', &w->tok2,
-				    (size_t)1 << 20) != 1)
+				    PATH_MAX_) != 1)
 					return -1;
 				path = w->tok2.p;
 			}
@@ -463,8 +469,6 @@ read_files(struct walk *w, cJSON *rec)
 			}
 		}
 	}
-	if (files)
-		cJSON_AddItemToObject(rec, "files", files);
 	kh_add_int(rec, "added", added);
 	kh_add_int(rec, "deleted", deleted);
 	if (rd_peek(&w->r) == '\0') {
@@ -476,7 +480,8 @@ read_files(struct walk *w, cJSON *rec)
 
 		w->r.start++;
 		while ((c = rd_peek(&w->r)) != -1 && c != '\001') {
-			if (rd_token(&w->r, '\n', &w->tok, PATCH_LINE_MAX) != 1) {
+			if (rd_token(&w->r, '\n', &w->tok,
+			    PATCH_LINE_MAX) != 1) {
 				rc = -1;
 				break;
 			}
@@ -488,7 +493,8 @@ read_files(struct walk *w, cJSON *rec)
 			} else if (strncmp(w->tok.p, "@@", 2) == 0)
 				hunk = 1;
 			else if (hunk && w->tok.p[0] == '+')
-				kh_signals_line(sig, w->tok.p + 1, w->tok.len - 1);
+				kh_signals_line(sig, w->tok.p + 1,
+				    w->tok.len - 1);
 		}
 		if ((found = kh_signals_json(sig)) != NULL)
 			cJSON_AddItemToObject(rec, "signals", found);
@@ -567,7 +573,8 @@ commit(struct walk *w, cJSON **out)
 }
 
 void
-git_walk(const struct clone *c, const struct shaset *fork, const struct gopts *o)
+git_walk(const struct clone *c, const struct shaset *fork,
+    const struct gopts *o)
 {
 	struct strv a = { 0 };
 	struct kh_child ch;

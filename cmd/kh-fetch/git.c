@@ -103,6 +103,8 @@ git_capture(char **argv, char **env, struct kh_buf *out, struct kh_buf *err)
 	}
 	kh_buf_reset(out);
 	kh_buf_reset(err);
+	out->max = 1 << 20;	/* a probe says a few lines; more is dropped */
+	err->max = 1 << 16;
 	kh_buf_add(out, "", 0);
 	kh_buf_add(err, "", 0);
 	pf[0].fd = c.out;
@@ -128,7 +130,7 @@ git_capture(char **argv, char **env, struct kh_buf *out, struct kh_buf *err)
 				open_--;
 				continue;
 			}
-			kh_buf_add(i ? err : out, tmp, (size_t)n);	/* capped */
+			kh_buf_add(i ? err : out, tmp, (size_t)n);
 		}
 	}
 	close(ep[0]);
@@ -303,7 +305,8 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	git_strv_push(&a, "--path-format=absolute");
 	git_strv_push(&a, "--git-path");
 	git_strv_push(&a, "objects");
-	git_strv_push(&a, "--show-cdup");	/* last: says nothing outside a work tree */
+	/* last, as it prints nothing outside a work tree */
+	git_strv_push(&a, "--show-cdup");
 	rc = git_capture(a.v, NULL, &out, &err);
 	if (rc < 0)
 		git_no_git();
@@ -338,7 +341,9 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	rc = git_capture(a.v, NULL, &out, &err);
 	if (rc < 0)
 		git_no_git();
-	c->has_head = rc == 0;
+	s = rc == 0 ? git_next_line(&(char *){ out.p }) : NULL;
+	if (s && (strlen(s) == 40 || strlen(s) == 64))
+		c->head = kh_strdup(s);
 	git_strv_free(&a);
 
 	git_argv(&a, dir);
@@ -369,31 +374,12 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	kh_buf_free(&err);
 }
 
-/* The commit the upstream's HEAD names (its default branch). */
-static char *
-upstream_head(const char *dir)
+static void
+clone_free(struct clone *c)
 {
-	struct strv a = { 0 };
-	struct kh_buf out = { 0 }, err = { 0 };
-	char *sha;
-	int rc;
-
-	git_argv(&a, dir);
-	git_strv_push(&a, "rev-parse");
-	git_strv_push(&a, "--verify");
-	git_strv_push(&a, "--quiet");
-	git_strv_push(&a, "HEAD^{commit}");
-	rc = git_capture(a.v, NULL, &out, &err);
-	if (rc < 0)
-		git_no_git();
-	sha = rc == 0 ? git_next_line(&(char *){ out.p }) : NULL;
-	if (sha == NULL || (strlen(sha) != 40 && strlen(sha) != 64))
-		kh_die(KH_USAGE, "upstream has no commits '%s'", dir);
-	sha = kh_strdup(sha);
-	git_strv_free(&a);
-	kh_buf_free(&out);
-	kh_buf_free(&err);
-	return sha;
+	free(c->objects);
+	free(c->name);
+	free(c->head);
 }
 
 /*
@@ -472,7 +458,7 @@ fetch_git(int argc, char **argv)
 	};
 	struct gopts o = { 0 };
 	struct clone *clones, up;
-	char *head = NULL, *alt = NULL;
+	char *alt = NULL;
 	int c, n;
 
 	kh_usage_text = usage_text;
@@ -528,30 +514,29 @@ fetch_git(int argc, char **argv)
 		probe(&clones[i], argv[i], &o);
 	if (o.upstream) {
 		probe(&up, o.upstream, &o);
-		head = upstream_head(o.upstream);
+		if (up.head == NULL)
+			kh_die(KH_USAGE, "upstream has no commits '%s'",
+			    o.upstream);
 		alt = alternate_env(up.objects);
 	}
 	for (int i = 0; i < n; i++) {
 		struct shaset fork = { 0 };
 
-		if (!clones[i].has_head && o.revs.n == 0) {
+		if (!clones[i].head && o.revs.n == 0) {
 			kh_warn("no commits in '%s'", clones[i].dir);
 			continue;
 		}
-		if (o.upstream && git_fork_only(&clones[i], alt, head, &o, &fork) < 0)
+		if (o.upstream &&
+		    git_fork_only(&clones[i], alt, up.head, &o, &fork) < 0)
 			continue;
 		git_walk(&clones[i], o.upstream ? &fork : NULL, &o);
 		free(fork.k);
 	}
-	for (int i = 0; i < n; i++) {
-		free(clones[i].objects);
-		free(clones[i].name);
-	}
+	for (int i = 0; i < n; i++)
+		clone_free(&clones[i]);
 	free(clones);
 	if (o.upstream) {
-		free(up.objects);
-		free(up.name);
-		free(head);
+		clone_free(&up);
 		free(alt);
 	}
 	git_strv_free(&o.revs);

@@ -27,7 +27,7 @@ struct clone {
 	char *objects;		/* absolute path of its object directory */
 	char *name;		/* "owner/name", or NULL */
 	int github;		/* its commits have a page on github.com */
-	int has_head;		/* HEAD names a commit */
+	char *head;		/* the commit HEAD names; NULL: no commits */
 };
 
 /*
