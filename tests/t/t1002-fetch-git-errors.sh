@@ -86,6 +86,32 @@ test_expect_success 'an unreadable object: what was read, then exit 4' '
 	test_cmp expect actual
 '
 
+test_expect_success 'output git log should never write is an error, exit 4' '
+	mkdir bin &&
+	real=$(command -v git) &&
+	sha=$(git -C repo rev-parse HEAD) &&
+	cat >bin/git <<-EOF &&
+	#!/bin/sh
+	# git, except that log writes one good commit, then one with a bad count
+	for a; do
+		if [ "\$a" = log ]; then
+			printf "\\001%s\\nP\\nA\\na@example.com\\n1\\nC\\nc@example.com\\n1\\nok\\n\\0" $sha
+			printf "\\001%s\\nP\\nA\\na@example.com\\n1\\nC\\nc@example.com\\n1\\nbad\\n\\0\\nx\\t1\\tpath\\0" $sha
+			exit 0
+		fi
+	done
+	exec "$real" "\$@"
+	EOF
+	chmod +x bin/git &&
+	echo "kh-fetch: unexpected output from git log in '\''repo'\''" >expect &&
+	(PATH=$PWD/bin:$PATH && export PATH &&
+	 test_must_fail --rc=4 kh-fetch git repo >out 2>err) &&
+	test_cmp expect err &&
+	jq -r .title out >titles &&
+	echo ok >expect &&
+	test_cmp expect titles
+'
+
 test_expect_success 'an empty clone gives nothing, with a warning' '
 	git -c init.defaultBranch=main init -q empty &&
 	echo "kh-fetch: no commits in '\''empty'\''" >expect &&
