@@ -226,6 +226,13 @@ mix(uint64_t x)			/* splitmix64's finaliser */
 	return x;
 }
 
+/* The key of a pull request: its repository, in any case, and number. */
+static uint64_t
+pr_key(const char *repo, long long number)
+{
+	return mix(hash_lower(repo, strlen(repo)) ^ mix((uint64_t)number)) | 1;
+}
+
 static uint64_t *
 seen_find(struct seen *s, uint64_t key)
 {
@@ -258,8 +265,7 @@ seen_grow(struct seen *s)
 static int
 seen_check(struct seen *s, const char *repo, long long number, int merged)
 {
-	uint64_t key = mix(hash_lower(repo, strlen(repo)) ^
-	    mix((uint64_t)number)) | 1, *slot;
+	uint64_t key = pr_key(repo, number), *slot;
 
 	if (s->n >= SEEN_MAX) {
 		if (!s->warned)
@@ -285,6 +291,89 @@ seen_check(struct seen *s, const char *repo, long long number, int merged)
 	return 0;
 }
 
+/*
+ * ---- who opened a pull request ----
+ *
+ * Since 2025-10-07 a closing event no longer names the author, but the
+ * actor of the "opened" event is the author. When this run reads that
+ * event first, its actor is kept here to fill in person at the close.
+ * Capped like the seen set, lower: past OPENERS_MAX it starts again empty.
+ */
+#define OPENERS_MAX ((size_t)1 << 18)
+
+struct opener {
+	uint64_t key;		/* 0: empty */
+	char *login;
+	long long uid;		/* -1: not known */
+};
+
+struct openers {
+	struct opener *slot;
+	size_t mask, n;
+};
+
+static struct opener *
+openers_find(const struct openers *o, uint64_t key)
+{
+	size_t i = (size_t)(key >> 1) & o->mask;
+
+	while (o->slot[i].key && o->slot[i].key != key)
+		i = (i + 1) & o->mask;
+	return &o->slot[i];
+}
+
+static void
+openers_clear(struct openers *o)
+{
+	for (size_t i = 0; o->slot && i <= o->mask; i++)
+		free(o->slot[i].login);
+	free(o->slot);
+	o->slot = NULL;
+	o->mask = o->n = 0;
+}
+
+static void
+openers_put(struct openers *o, uint64_t key, const char *login,
+    long long uid)
+{
+	struct opener *e;
+
+	if (login == NULL)
+		return;
+	if (o->n >= OPENERS_MAX)
+		openers_clear(o);
+	if ((o->n + 1) * 2 > o->mask + 1) {
+		struct openers big = { 0 };
+
+		big.mask = o->mask ? o->mask * 2 + 1 : 1023;
+		big.slot = kh_calloc(big.mask + 1, sizeof *big.slot);
+		for (size_t i = 0; o->slot && i <= o->mask; i++)
+			if (o->slot[i].key)
+				*openers_find(&big, o->slot[i].key) = o->slot[i];
+		big.n = o->n;
+		free(o->slot);
+		*o = big;
+	}
+	e = openers_find(o, key);
+	if (e->key == 0)
+		o->n++;
+	free(e->login);
+	e->key = key;
+	e->login = kh_strdup(login);
+	e->uid = uid;
+}
+
+static const struct opener *
+openers_get(const struct openers *o, uint64_t key)
+{
+	const struct opener *e;
+
+	if (o->n == 0)
+		return NULL;
+	e = openers_find(o, key);
+	return e->key ? e : NULL;
+}
+
 /* ---- the run ---- */
 
 struct events {
@@ -293,6 +382,7 @@ struct events {
 	int has_since, has_until;
 	time_t since, until;
 	struct seen seen;
+	struct openers openers;
 	char *buf;		/* the block buffer */
 	size_t cap;
 	/* progress on a terminal: bytes read, records written, last shown */
@@ -459,7 +549,10 @@ repo_member(const char *key, size_t klen, const char **pp, const char *end,
 	return 1;
 }
 
-/* payload.action, GitHub's first key of a payload: only "closed" is kept. */
+/*
+ * payload.action, GitHub's first key of a payload: "closed", and "opened"
+ * for its actor (see struct opener), are parsed.
+ */
 static int
 payload_member(const char *key, size_t klen, const char **pp,
     const char *end, void *ctx)
@@ -471,7 +564,10 @@ payload_member(const char *key, size_t klen, const char **pp,
 		return 0;
 	if ((s = plain_string(pp, end, &n)) == NULL)
 		return DONE(PARSE);
-	return DONE(n == 6 && memcmp(s, "closed", 6) == 0 ? PARSE : REJECT);
+	if (n == 6 && (memcmp(s, "closed", 6) == 0 ||
+	    memcmp(s, "opened", 6) == 0))
+		return DONE(PARSE);
+	return DONE(REJECT);
 }
 
 static int
@@ -625,7 +721,7 @@ merged_state(const cJSON *pr)
 
 static cJSON *
 evidence(const cJSON *ev, const cJSON *pr, const char *repo,
-    long long number, int merged, const char *at)
+    long long number, int merged, const char *at, const struct opener *op)
 {
 	cJSON *o = cJSON_CreateObject(), *person, *labels;
 	const cJSON *j;
@@ -640,9 +736,20 @@ evidence(const cJSON *ev, const cJSON *pr, const char *repo,
 	kh_add_str(o, "kind", "pr");
 	kh_add_str(o, "source", "gharchive");
 	person = cJSON_AddObjectToObject(o, "person");
-	if ((s = kh_get_str(pr, "user.login")) != NULL)
+	if (cJSON_IsObject(kh_get(pr, "user"))) {
+		s = kh_get_str(pr, "user.login");
+		if (kh_get_int(pr, "user.id", &uid) != 0)
+			uid = -1;
+	} else if (op) {	/* trimmed: whoever opened it */
+		s = op->login;
+		uid = op->uid;
+	} else {
+		s = NULL;
+		uid = -1;
+	}
+	if (s)
 		kh_add_str(person, "login", s);
-	if (kh_get_int(pr, "user.id", &uid) == 0) {
+	if (uid >= 0) {
 		char num[24];
 
 		snprintf(num, sizeof num, "%lld", uid);
@@ -653,7 +760,11 @@ evidence(const cJSON *ev, const cJSON *pr, const char *repo,
 	free(id);
 	kh_add_str(o, "at", at);
 	kh_add_str(o, "repo", repo);
-	kh_add_null(o, "upstream");	/* GH Archive cannot tell */
+	/* whether the base repository is not a fork, as the API says */
+	if (cJSON_IsBool(j = kh_get(pr, "base.repo.fork")))
+		kh_add_bool(o, "upstream", cJSON_IsFalse(j));
+	else
+		kh_add_null(o, "upstream");
 	kh_add_int(o, "number", number);
 	kh_add_str(o, "title", kh_get_str(pr, "title"));
 	if ((s = kh_get_str(pr, "body")) != NULL) {
@@ -756,7 +867,7 @@ handle(struct events *ev, const cJSON *rec, const struct kh_pos *pos)
 		kh_bad(pos, "missing required field 'payload.action'");
 		goto done;
 	}
-	if (strcmp(s, "closed") != 0)
+	if (strcmp(s, "closed") != 0 && strcmp(s, "opened") != 0)
 		goto done;
 	pr = cJSON_GetObjectItemCaseSensitive(payload, "pull_request");
 	if (!cJSON_IsObject(pr)) {
@@ -766,6 +877,18 @@ handle(struct events *ev, const cJSON *rec, const struct kh_pos *pos)
 	if (kh_get_int(payload, "number", &number) != 0 &&
 	    kh_get_int(pr, "number", &number) != 0) {
 		kh_bad(pos, "missing required field 'payload.number'");
+		goto done;
+	}
+	if (strcmp(s, "opened") == 0) {
+		/* the author; kept only for the trimmed shape that needs it */
+		if (!cJSON_IsObject(kh_get(pr, "user"))) {
+			long long uid;
+
+			if (kh_get_int(rec, "actor.id", &uid) != 0)
+				uid = -1;
+			openers_put(&ev->openers, pr_key(repo, number),
+			    kh_get_str(rec, "actor.login"), uid);
+		}
 		goto done;
 	}
 	/* at: merged, else closed, else when the event happened */
@@ -782,7 +905,8 @@ handle(struct events *ev, const cJSON *rec, const struct kh_pos *pos)
 	if (!seen_check(&ev->seen, repo, number, merged))
 		goto done;
 	kh_iso8601(t, at);
-	out = evidence(rec, pr, repo, number, merged, at);
+	out = evidence(rec, pr, repo, number, merged, at,
+	    openers_get(&ev->openers, pr_key(repo, number)));
 	kh_emit(out);
 	ev->written++;
 	cJSON_Delete(out);
@@ -1139,6 +1263,7 @@ fetch_events(int argc, char **argv)
 	progress(&ev, NULL, 0);
 	free(ev.buf);
 	free(ev.seen.slot);
+	openers_clear(&ev.openers);
 	repos_free(&ev.repos);
 	return kh_finish();
 }

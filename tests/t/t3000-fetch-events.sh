@@ -30,6 +30,16 @@ test_expect_success 'the records are those of the jq select, in order' '
 	grep -q "\"merged\":true" actual
 '
 
+test_expect_success 'the golden happy path is what jq selects, authors filled in too' '
+	in=$KH_TOP/tests/golden/kh-fetch/200-events-happy/in.ndjson &&
+	jq -c --argjson t "$targets" -f "$bench/events.jq" "$in" |
+		awk -f "$bench/events-dedupe.awk" > expect-happy &&
+	kh-fetch events < "$in" > actual-happy &&
+	test_cmp expect-happy actual-happy &&
+	grep -q "triton#4200\",.*\"person\":{\"login\":\"dave\",\"user_id\":\"1004\"}" actual-happy &&
+	grep -q "triton#4100\",.*\"person\":{}" actual-happy
+'
+
 test_expect_success 'a pull request closed twice in the input is written once' '
 	kh-fetch events a.json a.json > twice &&
 	kh-fetch events a.json > once &&
