@@ -64,7 +64,7 @@ static const char usage[] =
 #define TEXT_MAX 8192		/* the body is capped at this many bytes */
 #define SEEN_MAX ((size_t)1 << 21)	/* pull requests remembered */
 
-/* ---- the target repositories: a set of lowercased OWNER/NAME ---- */
+/* ---- the target repositories: OWNER/NAME, matched in any case ---- */
 
 struct repos {
 	char **slot;		/* open addressing, NULL is empty */
