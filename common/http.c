@@ -991,7 +991,12 @@ start(struct kh_http *h, struct xfer *x)
 	curl_easy_setopt(e, CURLOPT_USERAGENT, h->ua);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	/*
+	 * Over TLS, wait for the first connection to say whether it speaks
+	 * HTTP/2 (then every transfer shares it); plain http never does.
+	 */
+	if (strncmp(x->url, "https:", 6) == 0)
+		curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT, h->timeout);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT,

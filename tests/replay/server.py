@@ -126,10 +126,34 @@ class State:
         self.stats = {"requests": 0, "conditional": 0, "not_modified": 0,
                       "full": 0, "auth": 0}
         self.base = None
+        self.cache, self.gz = {}, {}
+
+    def response(self, path):
+        """A response file, read once; a body without {{...}} substituted once."""
+        with self.lock:
+            r = self.cache.get(path)
+        if r is None:
+            status, reason, headers, body = load_response(path)
+            if b"{{" not in body:
+                body = body.replace(b"https://api.github.com", self.base.encode())
+            r = (status, reason, headers, body)
+            with self.lock:
+                self.cache[path] = r
+        return r
+
+    def gzipped(self, body):
+        with self.lock:
+            z = self.gz.get(body)
+        if z is None:
+            z = gzip.compress(body, 6, mtime=0)
+            with self.lock:
+                self.gz[body] = z
+        return z
 
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go in two writes
     server_version = "kh-replay"
     sys_version = ""
 
@@ -168,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
         if st.latency:
             time.sleep(st.latency / 1000.0)
         if files:
-            status, reason, headers, body = load_response(files[min(n, len(files) - 1)])
+            status, reason, headers, body = st.response(files[min(n, len(files) - 1)])
         else:
             status, reason, headers = 404, "Not Found", [
                 ("Content-Type", "application/json; charset=utf-8")]
@@ -185,8 +209,10 @@ class Handler(BaseHTTPRequestHandler):
                 truncate = int(value)
             elif low not in DROP:
                 out.append((name, self.subst(value, now)))
-        body = self.subst(body.decode("utf-8", "surrogateescape"), now).encode(
-            "utf-8", "surrogateescape")
+        static = b"{{" not in body  # the same bytes every time: memoised
+        if not static:
+            body = self.subst(body.decode("utf-8", "surrogateescape"), now).encode(
+                "utf-8", "surrogateescape")
         etag = next((v for k, v in out if k.lower() == "etag"), None)
         lastmod = next((v for k, v in out if k.lower() == "last-modified"), None)
         if status == 200 and ((inm and etag and any(tag(t) == tag(etag) for t in inm.split(",")))
@@ -203,7 +229,7 @@ class Handler(BaseHTTPRequestHandler):
                     self.headers.get("X-GitHub-Api-Version", "-"),
                     self.headers.get("User-Agent", "-")))
         if body and st.gzip and "gzip" in self.headers.get("Accept-Encoding", ""):
-            body = gzip.compress(body, 6)
+            body = st.gzipped(body) if static else gzip.compress(body, 6)
             out.append(("Content-Encoding", "gzip"))
         self.send_response_only(status, reason or None)
         for name, value in out:
@@ -224,6 +250,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # listen() backlog: parallel clients connect at once
 
 
 def gen_bench(d, pages):
@@ -248,12 +279,13 @@ def gen_bench(d, pages):
                 "head": {"repo": {"full_name": "dev%d/big" % (n % 97), "fork": True}},
                 "base": {"repo": {"full_name": "bench/big", "fork": False}},
             })
-        url = "/repos/bench/big/pulls?state=closed&per_page=100" if p == 1 else \
-            "/repositories/4242/pulls?state=closed&per_page=100&page=%d" % p
+        q = "state=closed&sort=created&direction=desc&per_page=100"
+        url = "/repos/bench/big/pulls?" + q if p == 1 else \
+            "/repositories/4242/pulls?%s&page=%d" % (q, p)
         links = []
         if p < pages:
-            links.append('<https://api.github.com/repositories/4242/pulls?state=closed&per_page=100&page=%d>; rel="next"' % (p + 1))
-            links.append('<https://api.github.com/repositories/4242/pulls?state=closed&per_page=100&page=%d>; rel="last"' % pages)
+            links.append('<https://api.github.com/repositories/4242/pulls?%s&page=%d>; rel="next"' % (q, p + 1))
+            links.append('<https://api.github.com/repositories/4242/pulls?%s&page=%d>; rel="last"' % (q, pages))
         name = "p%d.http" % p
         with open(os.path.join(d, name), "w") as f:
             f.write("HTTP/1.1 200 OK\n")
@@ -293,9 +325,7 @@ def main(argv):
         sys.stderr.write("usage: server.py [options] SCENARIO_DIR\n")
         return 2
     state = State(args[0], int(opts["--latency"]), gz, opts["--log"])
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
-    srv.request_queue_size = 128
+    srv = Server(("127.0.0.1", 0), Handler)
     srv.state = state
     port = srv.server_address[1]
     state.base = "http://127.0.0.1:%d" % port
