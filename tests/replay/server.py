@@ -324,6 +324,9 @@ def main(argv):
     if len(args) != 1:
         sys.stderr.write("usage: server.py [options] SCENARIO_DIR\n")
         return 2
+    # Many connection threads each take the GIL several times a request:
+    # with the default 5 ms switch interval they queue behind each other.
+    sys.setswitchinterval(0.0002)
     state = State(args[0], int(opts["--latency"]), gz, opts["--log"])
     srv = Server(("127.0.0.1", 0), Handler)
     srv.state = state
