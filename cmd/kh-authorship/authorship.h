@@ -16,6 +16,10 @@ int *map_put(struct map *m, const char *key, int def);
 /* The map's own copy of key: interned strings compare by pointer. */
 const char *map_key(struct map *m, const char *key);
 void map_free(struct map *m);
+/* a, b and c one after the other (NULL: nothing), caller frees */
+char *join3(const char *a, const char *b, const char *c);
+/* n in decimal, written into out */
+const char *numstr(long long n, char out[24]);
 
 enum kind { K_COMMIT, K_PR, K_LEADERBOARD, K_COMPETITION, K_PAPER,
 	K_RATING, K_PROFILE, K_REPO, K_OTHER };
@@ -86,6 +90,8 @@ struct ctx {
 	char **bot_pats;	/* "login PATTERN" style lines, split */
 	size_t nbots;
 	struct mailmap *mailmap;
+	struct map cache;	/* pattern answers by string (store.c) */
+	struct kh_buf tmp;	/* scratch for keys */
 	/* gathered */
 	struct map strs;	/* interned strings */
 	struct map ev_ids;	/* evidence id -> index in evs */

@@ -98,3 +98,37 @@ map_free(struct map *m)
 	free(m->vals);
 	memset(m, 0, sizeof *m);
 }
+
+/* Keys are built for every record: concatenation without printf. */
+char *
+join3(const char *a, const char *b, const char *c)
+{
+	size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0,
+	    lc = c ? strlen(c) : 0;
+	char *s = kh_malloc(la + lb + lc + 1);
+
+	if (la)
+		memcpy(s, a, la);
+	if (lb)
+		memcpy(s + la, b, lb);
+	if (lc)
+		memcpy(s + la + lb, c, lc);
+	s[la + lb + lc] = '\0';
+	return s;
+}
+
+const char *
+numstr(long long n, char out[24])
+{
+	char *p = out + 23;
+	unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n :
+	    (unsigned long long)n;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (n < 0)
+		*--p = '-';
+	return p;
+}

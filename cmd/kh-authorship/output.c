@@ -34,12 +34,6 @@ emit_buf(struct kh_buf *b)
 	kh_emit(&raw);
 }
 
-static const char *
-or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
 static void
 str(struct kh_buf *b, const char *s)
 {
@@ -173,7 +167,7 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 	size_t nrs = 0;
 	struct strset sources = { 0 };
 	struct map pr_lines = { 0 };
-	char *k;
+	char *k, num[24];
 
 	/* PRs with their own line counts: their commits are not counted twice */
 	for (size_t i = 0; i < cd->n; i++) {
@@ -181,7 +175,7 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 		const struct ev *e = &c->evs[cl->ev];
 
 		if (cl->v == V_VERIFIED && e->kind == K_PR && e->added >= 0) {
-			k = kh_asprintf("%s#%lld", or_empty(e->base_repo), e->pr);
+			k = join3(e->base_repo, "#", numstr(e->pr, num));
 			/* 1: the PR has lines; 2: and kernel lines (it had files) */
 			*map_put(&pr_lines, k, 1) = e->kernel >= 0 ? 2 : 1;
 			free(k);
@@ -211,7 +205,7 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 		if (e->kind == K_COMMIT && e->pr >= 0) {
 			int *pl;
 
-			k = kh_asprintf("%s#%lld", or_empty(e->repo), e->pr);
+			k = join3(e->repo, "#", numstr(e->pr, num));
 			pl = map_get(&pr_lines, k);
 			if (pl == NULL)
 				l = (e->added > 0 ? e->added : 0) +

@@ -31,11 +31,14 @@ int
 node_of(struct ctx *c, enum nkind k, const char *val)
 {
 	struct people *p = c->pp;
-	char *key = kh_asprintf("%s%s", prefix[k], val);
-	int *slot = map_get(&p->keys, key);
-	const char *kept;
+	int *slot;
+	const char *kept, *key;
 
-	if (slot == NULL) {
+	kh_buf_reset(&c->tmp);
+	kh_buf_adds(&c->tmp, prefix[k]);
+	kh_buf_adds(&c->tmp, val);
+	key = c->tmp.p;
+	if ((slot = map_get(&p->keys, key)) == NULL) {
 		kept = map_key(&p->keys, key);
 		slot = map_get(&p->keys, kept);
 		if (p->n == p->cap) {
@@ -49,7 +52,6 @@ node_of(struct ctx *c, enum nkind k, const char *val)
 		p->nodes[p->n].first = -1;
 		p->n++;
 	}
-	free(key);
 	return *slot;
 }
 
@@ -155,6 +157,7 @@ static void
 pr_joins(struct ctx *c, struct assocs *as)
 {
 	struct map prs = { 0 };
+	char num[24];
 
 	for (size_t i = 0; i < c->nevs; i++) {
 		struct ev *e = &c->evs[i];
@@ -162,7 +165,7 @@ pr_joins(struct ctx *c, struct assocs *as)
 
 		if (e->kind != K_PR || e->pr < 0 || e->base_repo == NULL)
 			continue;
-		k = kh_asprintf("%s#%lld", e->base_repo, e->pr);
+		k = join3(e->base_repo, "#", numstr(e->pr, num));
 		for (char *q = k; *q; q++)
 			*q = (char)(*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
 		*map_put(&prs, k, (int)i) = (int)i;
@@ -180,7 +183,7 @@ pr_joins(struct ctx *c, struct assocs *as)
 		e = &c->evs[cl->ev];
 		if (e->kind != K_COMMIT || e->merge || e->pr < 0 || !e->repo)
 			continue;
-		k = kh_asprintf("%s#%lld", e->repo, e->pr);
+		k = join3(e->repo, "#", numstr(e->pr, num));
 		for (char *q = k; *q; q++)
 			*q = (char)(*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
 		pi = map_get(&prs, k);
@@ -256,26 +259,37 @@ apply_assocs(struct ctx *c, struct assocs *as, char *contested)
 			contested[er] = 1;
 		login_of[er] = lr;
 	}
-	/* conflicts first, while the groups are still apart */
+	/* conflicts first, while the groups are still apart: one pass over
+	 * the associations and one over the claims, whatever their number */
+	int *cf_of = kh_malloc((n + 1) * sizeof *cf_of);
 	for (size_t r = 0; r < n; r++) {
-		struct conflict *cf;
-
+		cf_of[r] = -1;
 		if (!contested[r])
 			continue;
-		cf = conflict_new(p, p->nodes[r].key, "shared-email",
+		conflict_new(p, p->nodes[r].key, "shared-email",
 		    "one address, several GitHub accounts: merged with none; "
 		    "its records go to the account whose name they carry, "
 		    "else stay apart");
+		cf_of[r] = (int)p->ncf - 1;
 		if (p->nodes[r].kind == N_LOGIN)
-			conflict_node(p, cf, (int)r);
-		for (size_t i = 0; i < as->n; i++)
-			if (find(p, as->a[i].email) == (int)r)
-				conflict_node(p, cf, as->a[i].login);
-		for (size_t i = 0; i < c->nclaims; i++)
-			if (c->claims[i].ev >= 0 && c->claims[i].node >= 0 &&
-			    find(p, c->claims[i].node) == (int)r)
-				conflict_ev(cf, c->evs[c->claims[i].ev].id);
+			conflict_node(p, &p->cf[cf_of[r]], (int)r);
 	}
+	for (size_t i = 0; i < as->n; i++) {
+		int er = find(p, as->a[i].email);
+
+		if (cf_of[er] >= 0)
+			conflict_node(p, &p->cf[cf_of[er]], as->a[i].login);
+	}
+	for (size_t i = 0; i < c->nclaims; i++) {
+		int r;
+
+		if (c->claims[i].ev < 0 || c->claims[i].node < 0)
+			continue;
+		r = find(p, c->claims[i].node);
+		if (cf_of[r] >= 0)
+			conflict_ev(&p->cf[cf_of[r]], c->evs[c->claims[i].ev].id);
+	}
+	free(cf_of);
 	for (size_t i = 0; i < as->n; i++) {
 		const struct assoc *a = &as->a[i];
 
@@ -308,7 +322,7 @@ name_rule(struct ctx *c, const char *contested)
 	struct carry *cs = NULL;
 	int *target = kh_malloc(n * sizeof *target);
 	const char **via = kh_calloc(n, sizeof *via), **rule;
-	char *k;
+	char *k, num[24];
 
 	rule = kh_calloc(n, sizeof *rule);
 	for (size_t i = 0; i < n; i++) {
@@ -322,7 +336,7 @@ name_rule(struct ctx *c, const char *contested)
 
 		if (p->nodes[i].kind != N_EMAIL || kh_email_personal(key + 6))
 			continue;
-		k = kh_asprintf("%d|%s", find(p, (int)i), domain(key));
+		k = join3(numstr(find(p, (int)i), num), "|", domain(key));
 		map_put(&doms, k, 1);
 		free(k);
 	}
@@ -362,7 +376,7 @@ name_rule(struct ctx *c, const char *contested)
 		ca = &cs[*map_get(&names, cl->who.nname)];
 		if (has_login[r] || ca->login_root < 0)
 			continue;
-		k = kh_asprintf("%d|%s", ca->login_root, domain(cl->who.email));
+		k = join3(numstr(ca->login_root, num), "|", domain(cl->who.email));
 		if (map_get(&doms, k) == NULL)
 			ca->loose_org = 1;
 		free(k);
@@ -380,7 +394,7 @@ name_rule(struct ctx *c, const char *contested)
 		if (has_login[r] || contested[r] || target[r] == -2)
 			continue;
 		ca = &cs[*map_get(&names, nm)];
-		k = kh_asprintf("github:%s", nm);
+		k = join3("github:", nm, NULL);
 		ln = strchr(nm, ' ') || strlen(nm) < 3 ? NULL :
 		    map_get(&p->keys, k);
 		free(k);
@@ -465,14 +479,15 @@ shared_email_claims(struct ctx *c, const struct assocs *as,
 {
 	struct people *p = c->pp;
 	struct map named = { 0 };
-	char *k;
+	char *k, num[24];
 
 	/* the names an account is known by: its own records', and the names
 	 * its addresses came with (a squash commit of its PR) */
 	for (size_t i = 0; i < as->n; i++) {
 		if (as->a[i].name == NULL)
 			continue;
-		k = kh_asprintf("%d|%s", find(p, as->a[i].login), as->a[i].name);
+		k = join3(numstr(find(p, as->a[i].login), num), "|",
+		    as->a[i].name);
 		map_put(&named, k, 1);
 		free(k);
 	}
@@ -482,10 +497,17 @@ shared_email_claims(struct ctx *c, const struct assocs *as,
 		if (cl->ev < 0 || cl->node < 0 || cl->who.nname == NULL ||
 		    p->nodes[find(p, cl->node)].kind != N_LOGIN)
 			continue;
-		k = kh_asprintf("%d|%s", find(p, cl->node), cl->who.nname);
+		k = join3(numstr(find(p, cl->node), num), "|", cl->who.nname);
 		map_put(&named, k, 1);
 		free(k);
 	}
+	int *cf_of = kh_malloc((p->n + 1) * sizeof *cf_of);
+
+	for (size_t r = 0; r < p->n; r++)
+		cf_of[r] = -1;
+	for (size_t j = 0; j < p->ncf; j++)
+		if (strcmp(p->cf[j].kind, "shared-email") == 0)
+			cf_of[find(p, *map_get(&p->keys, p->cf[j].id))] = (int)j;
 	for (size_t i = 0; i < c->nclaims; i++) {
 		struct claim *cl = &c->claims[i];
 		const struct conflict *cf = NULL;
@@ -494,15 +516,12 @@ shared_email_claims(struct ctx *c, const struct assocs *as,
 		if (cl->ev < 0 || cl->node < 0 || cl->who.nname == NULL ||
 		    !contested[r = find(p, cl->node)])
 			continue;
-		for (size_t j = 0; j < p->ncf && cf == NULL; j++)
-			if (strcmp(p->cf[j].kind, "shared-email") == 0 &&
-			    find(p, map_get(&p->keys, p->cf[j].id) ?
-			    *map_get(&p->keys, p->cf[j].id) : 0) == r)
-				cf = &p->cf[j];
+		if (cf_of[r] >= 0)
+			cf = &p->cf[cf_of[r]];
 		for (size_t j = 0; cf && j < cf->nnodes; j++) {
 			int lr = find(p, cf->nodes[j]);
 
-			k = kh_asprintf("%d|%s", lr, cl->who.nname);
+			k = join3(numstr(lr, num), "|", cl->who.nname);
 			if (map_get(&named, k) && lr != r)
 				hit = lr, nhit++;
 			free(k);
@@ -510,6 +529,7 @@ shared_email_claims(struct ctx *c, const struct assocs *as,
 		if (nhit == 1)
 			p->override[i] = hit;
 	}
+	free(cf_of);
 	map_free(&named);
 }
 

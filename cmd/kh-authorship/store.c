@@ -5,6 +5,7 @@
  * the committer and the merger, each with the identity the record gives.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -97,13 +98,36 @@ free_data(struct ctx *c)
 		free(c->bot_pats[i]);
 	free(c->bot_pats);
 	mailmap_free(c->mailmap);
+	map_free(&c->cache);
+	kh_buf_free(&c->tmp);
 }
 
-int
-bot_match(const struct ctx *c, const char *what, const char *s)
+/*
+ * Pattern matching is the slow part of a record; the same logins, emails
+ * and paths come back again and again, so answers are cached by string,
+ * the cache emptied when it holds CACHE_MAX of them (memory stays bounded).
+ */
+#define CACHE_MAX 200000
+
+static int
+cached(struct ctx *c, char tag, const char *s, int (*fn)(const struct ctx *,
+    const char *, const char *), const char *arg)
 {
-	if (s == NULL)
-		return 0;
+	int *v;
+
+	kh_buf_reset(&c->tmp);
+	kh_buf_addc(&c->tmp, tag);
+	kh_buf_adds(&c->tmp, s);
+	if ((v = map_get(&c->cache, c->tmp.p)) != NULL)
+		return *v;
+	if (c->cache.n >= CACHE_MAX)
+		map_free(&c->cache);
+	return *map_put(&c->cache, c->tmp.p, 0) = fn(c, arg, s);
+}
+
+static int
+bot_match_raw(const struct ctx *c, const char *what, const char *s)
+{
 	for (size_t i = 0; i < c->nbots; i++) {
 		const char *kind = c->bot_pats[i];
 
@@ -115,17 +139,32 @@ bot_match(const struct ctx *c, const char *what, const char *s)
 }
 
 int
-is_kernel_path(const struct ctx *c, const char *path)
+bot_match(const struct ctx *c, const char *what, const char *s)
 {
+	if (s == NULL)
+		return 0;
+	return cached((struct ctx *)c, what[0], s, bot_match_raw, what);
+}
+
+static int
+kernel_raw(const struct ctx *c, const char *unused, const char *path)
+{
+	(void)unused;
 	for (size_t i = 0; i < c->nkernel; i++)
 		if (fnmatch(c->kernel_pats[i], path, 0) == 0)
 			return 1;
 	return 0;
 }
 
+int
+is_kernel_path(const struct ctx *c, const char *path)
+{
+	return cached((struct ctx *)c, 'k', path, kernel_raw, NULL);
+}
+
 /* Docs, CI and repository chores: changing only these is not kernel work. */
 static int
-is_docs_path(const char *path)
+docs_raw(const struct ctx *c, const char *unused, const char *path)
 {
 	static const char *const pats[] = {
 		"*.md", "*.rst", "*.adoc", "*.markdown", "README*", "*/README*",
@@ -137,10 +176,17 @@ is_docs_path(const char *path)
 		".mailmap", "*.png", "*.jpg", "*.svg", NULL
 	};
 
+	(void)c, (void)unused;
 	for (const char *const *p = pats; *p; p++)
 		if (fnmatch(*p, path, 0) == 0)
 			return 1;
 	return 0;
+}
+
+static int
+is_docs_path(struct ctx *c, const char *path)
+{
+	return cached(c, 'd', path, docs_raw, NULL);
 }
 
 static long long
@@ -149,14 +195,6 @@ int_or(const cJSON *rec, const char *path, long long def)
 	long long v;
 
 	return kh_get_int(rec, path, &v) == 0 ? v : def;
-}
-
-static int
-bool_or(const cJSON *rec, const char *path, int def)
-{
-	const cJSON *j = kh_get(rec, path);
-
-	return cJSON_IsBool(j) ? cJSON_IsTrue(j) : def;
 }
 
 static enum kind
@@ -206,7 +244,7 @@ scan_files(struct ctx *c, cJSON *rec, struct ev *e)
 		n++;
 		if (path == NULL)
 			continue;
-		if (!is_docs_path(path))
+		if (!is_docs_path(c, path))
 			docs = 0;
 		if (is_kernel_path(c, path))
 			e->kernel += int_or(f, "added", 0) +
@@ -246,66 +284,175 @@ richness(const cJSON *rec, const struct ev *e)
 	    (e->nfiles >= 0) * 50;
 }
 
+/* The top-level fields the verdicts read, found in one pass. */
+struct fields {
+	const cJSON *kind, *id, *source, *repo, *at, *title, *sha, *upstream,
+	    *merged, *merge, *pr, *number, *added, *deleted, *changed_files,
+	    *base_repo, *author_type, *text, *ranked, *after_deadline,
+	    *self_reported, *ambiguous, *fork, *confidence, *rank, *stars,
+	    *rating, *board, *board_name, *gpu, *parent, *venue, *organiser,
+	    *placing, *placing_text;
+};
+
+static void
+find_fields(const cJSON *rec, struct fields *f)
+{
+	static const struct { const char *name; size_t off; } tab[] = {
+#define F(x) { #x, offsetof(struct fields, x) }
+		F(kind), F(id), F(source), F(repo), F(at), F(title), F(sha),
+		F(upstream), F(merged), F(merge), F(pr), F(number), F(added),
+		F(deleted), F(changed_files), F(base_repo), F(author_type),
+		F(text), F(ranked), F(after_deadline), F(self_reported),
+		F(ambiguous), F(fork), F(confidence), F(rank), F(stars),
+		F(rating), F(board), F(board_name), F(gpu), F(parent), F(venue),
+		F(organiser), F(placing), F(placing_text),
+#undef F
+	};
+	const size_t n = sizeof tab / sizeof *tab;
+
+	memset(f, 0, sizeof *f);
+	for (const cJSON *j = rec->child; j; j = j->next) {
+		const char *k = j->string;
+
+		/* a record has few keys: compare the first byte before the rest */
+		for (size_t i = 0; i < n; i++)
+			if (tab[i].name[0] == k[0] && strcmp(tab[i].name, k) == 0) {
+				*(const cJSON **)((char *)f + tab[i].off) = j;
+				break;
+			}
+	}
+}
+
+static const char *
+str_of(const cJSON *j)
+{
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+/* A whole number, or a string of digits; def otherwise (as kh_get_int). */
+static long long
+num_of(const cJSON *j, long long def)
+{
+	if (cJSON_IsNumber(j)) {
+		double d = j->valuedouble;
+
+		return d == (double)(long long)d && d > -9007199254740992.0 &&
+		    d < 9007199254740992.0 ? (long long)d : def;
+	}
+	if (cJSON_IsString(j) && j->valuestring[0]) {
+		char *end;
+		long long v = strtoll(j->valuestring, &end, 10);
+
+		return *end == '\0' ? v : def;
+	}
+	return def;
+}
+
+static int
+bool_of(const cJSON *j, int def)
+{
+	return cJSON_IsBool(j) ? cJSON_IsTrue(j) : def;
+}
+
 static void
 facts(struct ctx *c, cJSON *rec, struct ev *e)
 {
+	struct fields f;
 	const char *s;
 	long long v;
 
+	find_fields(rec, &f);
 	memset(e, 0, sizeof *e);
-	e->kind = kind_of(kh_get_str(rec, "kind"));
-	e->id = intern(c, kh_get_str(rec, "id"));
-	e->source = intern(c, kh_get_str(rec, "source"));
-	e->repo = intern(c, kh_get_str(rec, "repo"));
-	e->at = intern(c, kh_get_str(rec, "at"));
-	e->title = intern(c, kh_get_str(rec, "title"));
-	e->sha = intern(c, kh_get_str(rec, "sha"));
-	e->upstream = bool_or(rec, "upstream", -1);
-	e->merged = bool_or(rec, "merged", -1);
-	e->merge = bool_or(rec, "merge", 0);
-	e->pr = int_or(rec, "pr", -1);
-	if (e->kind == K_PR)
-		e->pr = int_or(rec, "number", -1);
-	e->added = int_or(rec, "added", -1);
-	e->deleted = int_or(rec, "deleted", -1);
-	e->nfiles = int_or(rec, "changed_files", -1);
+	e->kind = kind_of(str_of(f.kind));
+	e->id = intern(c, str_of(f.id));
+	e->source = intern(c, str_of(f.source));
+	e->repo = intern(c, str_of(f.repo));
+	e->at = intern(c, str_of(f.at));
+	e->title = intern(c, str_of(f.title));
+	e->sha = intern(c, str_of(f.sha));
+	e->upstream = bool_of(f.upstream, -1);
+	e->merged = bool_of(f.merged, -1);
+	e->merge = bool_of(f.merge, 0);
+	e->pr = num_of(e->kind == K_PR ? f.number : f.pr, -1);
+	e->added = num_of(f.added, -1);
+	e->deleted = num_of(f.deleted, -1);
+	e->nfiles = num_of(f.changed_files, -1);
 	e->kernel = -1;
 	e->landed = e->next_title = -1;
-	s = kh_get_str(rec, "base_repo");
+	s = str_of(f.base_repo);
 	e->base_repo = s ? intern(c, s) : e->repo;
-	s = kh_get_str(rec, "author_type");
+	s = str_of(f.author_type);
 	e->bot = s && strcmp(s, "Bot") == 0;
-	s = kh_get_str(rec, "text");
+	s = str_of(f.text);
 	if (e->kind == K_COMMIT) {
 		e->cherry = s && strstr(s, "(cherry picked from commit ") != NULL;
 		if (e->pr < 0)
 			e->pr = pr_from_text(s, e->repo);
 	}
-	e->ranked = bool_or(rec, "ranked", 0);
-	e->after_deadline = bool_or(rec, "after_deadline", 0);
-	e->self_reported = bool_or(rec, "self_reported", 0);
-	e->ambiguous = bool_or(rec, "ambiguous", 0);
-	e->fork = bool_or(rec, "fork", 0);
-	s = kh_get_str(rec, "confidence");
-	e->low_conf = s && strcmp(s, "low") == 0;
-	e->rank = int_or(rec, "rank", -1);
-	e->stars = int_or(rec, "stars", -1);
-	e->rating = int_or(rec, "rating", -1);
-	e->board = intern(c, kh_get_str(rec, "board_name") ?
-	    kh_get_str(rec, "board_name") : kh_get_str(rec, "board"));
-	e->gpu = intern(c, kh_get_str(rec, "gpu"));
-	e->parent = intern(c, kh_get_str(rec, "parent"));
-	e->venue = intern(c, kh_get_str(rec, "venue"));
-	e->organiser = intern(c, kh_get_str(rec, "organiser"));
-	e->placing = intern(c, kh_get_str(rec, "placing_text"));
-	if (e->placing == NULL && kh_get_int(rec, "placing", &v) == 0) {
-		char num[32];
+	if (e->kind != K_COMMIT && e->kind != K_PR) {
+		e->ranked = bool_of(f.ranked, 0);
+		e->after_deadline = bool_of(f.after_deadline, 0);
+		e->self_reported = bool_of(f.self_reported, 0);
+		e->ambiguous = bool_of(f.ambiguous, 0);
+		e->fork = bool_of(f.fork, 0);
+		s = str_of(f.confidence);
+		e->low_conf = s && strcmp(s, "low") == 0;
+		e->rank = num_of(f.rank, -1);
+		e->stars = num_of(f.stars, -1);
+		e->rating = num_of(f.rating, -1);
+		e->board = intern(c, str_of(f.board_name) ?
+		    str_of(f.board_name) : str_of(f.board));
+		e->gpu = intern(c, str_of(f.gpu));
+		e->parent = intern(c, str_of(f.parent));
+		e->venue = intern(c, str_of(f.venue));
+		e->organiser = intern(c, str_of(f.organiser));
+		e->placing = intern(c, str_of(f.placing_text));
+		if (e->placing == NULL && (v = num_of(f.placing, -1)) >= 0) {
+			char num[32];
 
-		snprintf(num, sizeof num, "%lld", v);
-		e->placing = intern(c, num);
+			snprintf(num, sizeof num, "%lld", v);
+			e->placing = intern(c, num);
+		}
 	}
 	scan_files(c, rec, e);
 	cap_text(rec);
+}
+
+/* kh_json_write with a fast path for whole numbers, most of a record's. */
+static void
+jwrite(struct kh_buf *b, const cJSON *j)
+{
+	const cJSON *x;
+	int first = 1;
+
+	if (cJSON_IsNumber(j) && j->valuedouble == (double)(long long)
+	    j->valuedouble && j->valuedouble > -1e15 && j->valuedouble < 1e15) {
+		char d[24], *p = d + sizeof d;
+		long long v = (long long)j->valuedouble;
+		unsigned long long u = v < 0 ? (unsigned long long)-v :
+		    (unsigned long long)v;
+
+		do
+			*--p = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (v < 0)
+			*--p = '-';
+		kh_buf_add(b, p, (size_t)(d + sizeof d - p));
+	} else if (cJSON_IsArray(j) || cJSON_IsObject(j)) {
+		kh_buf_addc(b, cJSON_IsArray(j) ? '[' : '{');
+		for (x = j->child; x; x = x->next) {
+			if (!first)
+				kh_buf_addc(b, ',');
+			first = 0;
+			if (cJSON_IsObject(j)) {
+				kh_json_string(b, x->string, strlen(x->string));
+				kh_buf_addc(b, ':');
+			}
+			jwrite(b, x);
+		}
+		kh_buf_addc(b, cJSON_IsArray(j) ? ']' : '}');
+	} else
+		kh_json_write(b, j);
 }
 
 /* Serialise the record once, without its closing brace. */
@@ -315,7 +462,7 @@ keep_json(struct ev *e, cJSON *rec)
 	struct kh_buf b = { 0 };
 
 	cJSON_DeleteItemFromObjectCaseSensitive(rec, "authorship");
-	kh_json_write(&b, rec);
+	jwrite(&b, rec);
 	b.p[--b.len] = '\0';	/* the '}' */
 	free(e->json);
 	e->len = b.len;
@@ -539,7 +686,7 @@ smaller(cJSON *rec, const struct ev *e)
 	int r;
 
 	cJSON_DeleteItemFromObjectCaseSensitive(rec, "authorship");
-	kh_json_write(&b, rec);
+	jwrite(&b, rec);
 	b.p[--b.len] = '\0';
 	r = strcmp(b.p, e->json) < 0;
 	kh_buf_free(&b);

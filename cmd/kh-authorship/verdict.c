@@ -17,7 +17,9 @@ const char *const verdict_name[] = { "verified", "coauthor", "fork-only",
 static char *
 key3(const char *a, const char *b, const char *c)
 {
-	char *k = kh_asprintf("%s|%s|%s", a ? a : "", b ? b : "", c ? c : "");
+	char *ab = join3(a, "|", b), *k = join3(ab, "|", c);
+
+	free(ab);
 
 	for (char *p = k; *p; p++)
 		if (*p >= 'A' && *p <= 'Z')
@@ -30,8 +32,7 @@ key_pr(const char *repo, long long n)
 {
 	char num[24];
 
-	snprintf(num, sizeof num, "%lld", n);
-	return key3(repo, "#", num);
+	return key3(repo, "#", numstr(n, num));
 }
 
 static int
