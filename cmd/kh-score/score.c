@@ -23,6 +23,7 @@ struct ev {
 	int has_at, cited, code, kernel, shared, merged;
 	int dup;		/* a commit its credited PR already counts */
 	double q;		/* leaderboard quality, 0..1 */
+	int personal;		/* in a personal or learning repository */
 	const cJSON *sig;	/* signals, or NULL */
 	const cJSON *files;	/* files, or NULL */
 	int inf, tr;		/* specialty */
@@ -1124,6 +1125,7 @@ stacks(struct cand *c)
 	int nst = (int)(sizeof st / sizeof st[0]);
 	int ndt = (int)(sizeof dt / sizeof dt[0]);
 	int stn[8] = { 0 }, dtn[8] = { 0 }, labels = 0, fp8 = 0, fp4 = 0;
+	int shared = 0;		/* any of it outside personal repositories */
 	struct kh_buf b = { 0 };
 	cJSON *sids = cJSON_CreateArray(), *dids = cJSON_CreateArray();
 	struct sig *s;
@@ -1148,6 +1150,8 @@ stacks(struct cand *c)
 					dtn[k]++;
 					hd = 1;
 				}
+		if ((hs || hd) && !e->personal)
+			shared = 1;
 		if (hs)
 			cJSON_AddItemToArray(sids, cJSON_CreateString(e->id));
 		if (hd)
@@ -1168,9 +1172,11 @@ stacks(struct cand *c)
 	if (labels) {
 		double p = w->stack_points * labels;
 
-		s = add_sig(c, "kernel_stack", p > w->stack_cap ? w->stack_cap :
-		    p);
-		s->why = kh_asprintf("kernel stacks in added code: %s", b.p);
+		if (p > w->stack_cap)
+			p = w->stack_cap;
+		s = add_sig(c, "kernel_stack", shared ? p : p * w->gen.personal);
+		s->why = kh_asprintf("kernel stacks in added code: %s%s", b.p,
+		    shared ? "" : "; personal repositories only: counts less");
 		cJSON_Delete(s->ids);
 		s->ids = sids;
 		sids = NULL;
@@ -1195,9 +1201,12 @@ stacks(struct cand *c)
 	if (fp8 || fp4) {
 		double p = (fp8 ? w->lp_fp8 : 0) + (fp4 ? w->lp_fp4 : 0);
 
-		s = add_sig(c, "low_precision", p > w->lp_cap ? w->lp_cap : p);
+		if (p > w->lp_cap)
+			p = w->lp_cap;
+		s = add_sig(c, "low_precision", shared ? p : p * w->gen.personal);
 		s->why = kh_asprintf("low-precision data types in added code: "
-		    "%s", b.p);
+		    "%s%s", b.p, shared ? "" : "; personal repositories only: "
+		    "counts less");
 		cJSON_Delete(s->ids);
 		s->ids = dids;
 		dids = NULL;
@@ -1267,7 +1276,9 @@ recency(struct cand *c)
 		    strcmp(e->kind, "competition") == 0 ||
 		    strcmp(e->kind, "paper") == 0;
 
-		if (e->credit <= 0 || !e->cited || !kernelish || !e->has_at)
+		/* learning in public is not kept fresh by recency */
+		if (e->credit <= 0 || !e->cited || !kernelish || !e->has_at ||
+		    e->personal)
 			continue;
 		if (latest == NULL || e->at > latest->at)
 			latest = e;
@@ -1659,6 +1670,15 @@ prepare(struct cand *c, const cJSON *evidence)
 		    kh_get(j, "files") : NULL;
 	}
 	c->nev = n;
+	for (int i = 0; i < n; i++) {
+		struct repo r;
+
+		if (c->ev[i].code && c->ev[i].repo) {
+			repo_info(c, c->ev[i].repo, &r);
+			c->ev[i].personal = r.kind == R_PERSONAL ||
+			    r.kind == R_LEARNING;
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		struct ev *e = &c->ev[i];
 		long long prn;
