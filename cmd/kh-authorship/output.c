@@ -130,7 +130,8 @@ set_add(struct strset *s, const char *v)
 static void
 set_write(struct kh_buf *b, struct strset *s, size_t skip)
 {
-	qsort(s->s, s->n, sizeof *s->s, by_str);
+	if (s->n > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(s->s, s->n, sizeof *s->s, by_str);
 	kh_buf_addc(b, '[');
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
@@ -242,7 +243,8 @@ summary(struct kh_buf *b, struct ctx *c, const struct cand *cd)
 	for (size_t j = 0; j < nrs; j++)
 		if (rs[j].repo == NULL)
 			rs[j].repo = "";
-	qsort(rs, nrs, sizeof *rs, by_lines);
+	if (nrs > 1)
+		qsort(rs, nrs, sizeof *rs, by_lines);
 	for (size_t j = 0; j < nrs; j++) {
 		kh_buf_adds(b, j ? ",{\"repo\":" : "{\"repo\":");
 		str(b, *rs[j].repo ? rs[j].repo : NULL);
@@ -378,7 +380,8 @@ candidate(struct kh_buf *b, struct ctx *c, size_t ci, const int *nodes,
 	kh_buf_adds(b, ",\"evidence\":[");
 	sort_claims = c->claims;
 	sort_evs = c->evs;
-	qsort(cd->claims, cd->n, sizeof *cd->claims, by_time);
+	if (cd->n > 1)
+		qsort(cd->claims, cd->n, sizeof *cd->claims, by_time);
 	for (size_t i = 0, n = 0; i < cd->n; i++) {
 		const struct claim *cl = &c->claims[cd->claims[i]];
 		const struct ev *e = &c->evs[cl->ev];

@@ -653,7 +653,8 @@ make_cands(struct ctx *c)
 	/* sort by id; the claims keep their candidate by root */
 	for (i = 0; i < p->ncands; i++)
 		cand_of[i] = p->cands[i].root;
-	qsort(p->cands, p->ncands, sizeof *p->cands, cand_cmp);
+	if (p->ncands > 1)
+		qsort(p->cands, p->ncands, sizeof *p->cands, cand_cmp);
 	for (i = 0; i < p->ncands; i++)
 		for (size_t j = 0; j < p->cands[i].n; j++)
 			c->claims[p->cands[i].claims[j]].cand = (int)i;
