@@ -112,7 +112,9 @@ quote_numbers(const char *body, size_t len, const char *key)
 				while (e < len && ((body[e] >= '0' &&
 				    body[e] <= '9') || body[e] == '-'))
 					e++;
-				if (e > k) {
+				/* whole integers only: "1.5" stays a number */
+				if (e > k && (e == len ||
+				    strchr(",}] \t\r\n", body[e]))) {
 					kh_buf_add(&b, body + i, k - i);
 					kh_buf_addc(&b, '"');
 					kh_buf_add(&b, body + k, e - k);
@@ -370,7 +372,7 @@ add_person(cJSON *rec, const struct row *r)
 }
 
 struct board {
-	char *id;
+	const char *id;
 	const char *name;
 	const char *gpu;
 	time_t deadline;
@@ -617,7 +619,7 @@ one_board(struct gm *g, const char *id)
 	free(path);
 	if (data == NULL)
 		return;
-	bd.id = (char *)id;
+	bd.id = id;
 	bd.name = kh_get_str(data, "name");
 	bd.has_deadline = get_time(data, "deadline", &bd.deadline) == 0;
 	if (bd.name == NULL) {
