@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "git.h"
@@ -394,6 +395,35 @@ count_of(const char *s, size_t n, int *ok)
 	return v;
 }
 
+/*
+ * Progress on a terminal: "kh-fetch: DIR: N commits", redrawn at most five
+ * times a second; done: 1 erases it.
+ */
+static void
+progress(const char *dir, unsigned long n, int done)
+{
+	static double last;
+	static int shown;
+	struct timespec ts;
+	double now;
+
+	if (done) {
+		if (shown)
+			fputs("\r\033[K", stderr);
+		shown = 0;
+		return;
+	}
+	if (kh_opt.quiet || n % 64 != 0 || !isatty(2))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (now - last < 0.2)
+		return;
+	last = now;
+	shown = 1;
+	fprintf(stderr, "\r%s: %s: %lu commits\033[K", kh_prog, dir, n);
+}
+
 /* What one log run shares between commits. */
 struct walk {
 	const struct gopts *o;
@@ -580,6 +610,7 @@ git_walk(const struct clone *c, const struct shaset *fork,
 	struct kh_child ch;
 	struct walk w = { 0 };
 	cJSON *rec, *pending = NULL;
+	unsigned long n = 0;
 	int rc, st, bad = 0;
 
 	git_argv(&a, c->dir);
@@ -628,7 +659,9 @@ git_walk(const struct clone *c, const struct shaset *fork,
 			break;
 		}
 		pending = rec;
+		progress(c->dir, ++n, 0);
 	}
+	progress(c->dir, n, 1);
 	st = kh_wait(&ch);	/* closes the pipe first: git stops at once */
 	if (pending && rc == 0 && !bad && st == 0)
 		kh_emit(pending);

@@ -155,4 +155,15 @@ test_expect_success 'a long history streams, and | head -1 ends it quietly' '
 	case $(cat rc) in 0|141) ;; *) false ;; esac
 '
 
+test_expect_success 'progress on a terminal only, erased at the end' '
+	kh-fetch git big 2>err >/dev/null &&
+	test_cmp /dev/null err &&
+	if command -v script >/dev/null; then
+		script -qc "kh-fetch git big >/dev/null" typescript >/dev/null &&
+		grep -q "kh-fetch: big: 64 commits" typescript &&
+		tr "\r" "\n" <typescript | grep -A1 "commits" | tail -1 |
+		    grep -q "^$(printf "\033")\[K"
+	fi
+'
+
 test_done
