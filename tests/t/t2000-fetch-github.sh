@@ -149,6 +149,27 @@ test_expect_success 'one record per PR even when named twice' '
 	test_cmp "$E/prs.ndjson" out && test_cmp /dev/null err
 '
 
+test_expect_success 'prs --complete fills in merged:null evidence, the rest passes' '
+	cat >in <<-\EOF &&
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#104","kind":"pr","source":"gharchive","repo":"acme/kernels","number":104,"at":null,"title":null,"merged":null}
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#105","kind":"pr","source":"gharchive","repo":"acme/kernels","number":105,"merged":null,"merged_at":null}
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#1","kind":"pr","source":"gharchive","repo":"acme/kernels","number":1,"merged":true}
+	{"type":"candidate","id":"github:alice","logins":["alice"]}
+	EOF
+	gh prs --complete <in >out 2>err &&
+	test_cmp /dev/null err &&
+	cat >expect <<-\EOF &&
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#104","kind":"pr","source":"gharchive","repo":"acme/kernels","number":104,"at":"2025-01-20T16:00:00Z","title":"Try a split-K variant","merged":false,"merged_at":null,"merged_by":null,"url":"https://github.com/acme/kernels/pull/104"}
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#105","kind":"pr","source":"gharchive","repo":"acme/kernels","number":105,"merged":true,"merged_at":"2025-03-01T12:30:00Z","at":"2025-03-01T12:30:00Z","merged_by":"maint","title":"Add FP8 grouped GEMM for Hopper","url":"https://github.com/acme/kernels/pull/105"}
+	EOF
+	sed -n 3,4p in >>expect &&
+	test_cmp expect out &&
+	gh prs --complete --files <in >out &&
+	sed -n 2p out | jq -c "[.added, .deleted, .changed_files, (.files|length)]" >got &&
+	echo "[420,37,3,3]" >expect &&
+	test_cmp expect got
+'
+
 test_expect_success 'user: profiles; blog "" is null' '
 	gh user alice bob >out &&
 	test_cmp "$E/user.ndjson" out &&
