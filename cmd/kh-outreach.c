@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -872,7 +871,7 @@ outreach(cJSON *rec, const struct kh_pos *pos, void *ctx)
 {
 	struct outreach *o = ctx;
 	struct pick picks[MAX_PICKS];
-	cJSON *out = cJSON_CreateObject(), *cites = NULL;
+	cJSON *out, *cites = NULL;
 	char *subject = NULL, *body = NULL, *why = NULL;
 	int n, rc = 1;
 	long nwords = 0;
@@ -881,13 +880,11 @@ outreach(cJSON *rec, const struct kh_pos *pos, void *ctx)
 		o->other++;
 		if (o->format == FMT_NDJSON)
 			kh_emit(rec);
-		cJSON_Delete(out);
 		return 0;
 	}
 	if (!has_str(rec, "id") || !cJSON_IsArray(kh_get(rec, "evidence"))) {
 		kh_bad(pos, "missing required field '%s'",
 		    has_str(rec, "id") ? "evidence" : "id");
-		cJSON_Delete(out);
 		return -1;
 	}
 	if (o->have_min || o->ntiers) {
@@ -897,19 +894,16 @@ outreach(cJSON *rec, const struct kh_pos *pos, void *ctx)
 		if (o->have_min && !cJSON_IsNumber(total)) {
 			kh_bad(pos, "missing required field 'score.total' "
 			    "(--min-score)");
-			cJSON_Delete(out);
 			return -1;
 		}
 		if (o->ntiers && tier == NULL) {
 			kh_bad(pos, "missing required field 'score.tier' "
 			    "(--tier)");
-			cJSON_Delete(out);
 			return -1;
 		}
 		if ((o->have_min && total->valuedouble < o->min_score) ||
 		    (o->ntiers && !tier_wanted(o, tier))) {
 			o->filtered++;
-			cJSON_Delete(out);
 			return 0;
 		}
 	}
@@ -921,14 +915,13 @@ outreach(cJSON *rec, const struct kh_pos *pos, void *ctx)
 		while (n > 0 && (rc = render(o, rec, picks, n, pos, &subject,
 		    &body, &cites, &nwords)) == 1)
 			n--;
-		if (rc < 0) {
-			cJSON_Delete(out);
+		if (rc < 0)
 			return -1;
-		}
 		if (rc == 1)
 			why = kh_asprintf("the draft is %ld words, over "
 			    "--max-words=%lld", nwords, o->max_words);
 	}
+	out = cJSON_CreateObject();
 	if (why) {
 		kh_add_str(out, "skipped", why);
 		o->no_draft++;
@@ -952,6 +945,20 @@ outreach(cJSON *rec, const struct kh_pos *pos, void *ctx)
 	free(body);
 	free(why);
 	return 0;
+}
+
+static double
+score_arg(const char *arg)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (arg[0] == '\0' || *end != '\0' || errno || !(d >= 0 && d <= 100))
+		kh_usage("option '--min-score' wants a number from 0 to 100, "
+		    "not '%s'", arg);
+	return d;
 }
 
 static void
@@ -1017,8 +1024,7 @@ main(int argc, char **argv)
 			    100000);
 			break;
 		case OPT_MIN_SCORE:
-			o.min_score = (double)kh_opt_num("--min-score", optarg,
-			    0, 100);
+			o.min_score = score_arg(optarg);
 			o.have_min = 1;
 			break;
 		case OPT_TIER:
