@@ -207,7 +207,10 @@ test_expect_success 'repo and url come from the origin remote' '
 		return 1
 	done >actual &&
 	test_cmp expect actual &&
-	! grep -q secret actual.raw 2>/dev/null
+	git -C clone remote set-url origin https://u:secret@github.com/O/R.git &&
+	kh-fetch git clone >out 2>&1 &&
+	grep -q "\"repo\":\"O/R\"" out &&
+	! grep -q secret out
 '
 
 test_expect_success '--repo names the repository; another host gives no url' '
