@@ -74,6 +74,16 @@ test_expect_success 'a bad revision: exit 4, git says why' '
 	test_cmp /dev/null out
 '
 
+test_expect_success 'a --rev or --path that looks like an option stays a name' '
+	test_must_fail --rc=4 kh-fetch git --rev=--output=written repo \
+	    >out 2>err &&
+	! test -e written && ! test -e repo/written &&
+	test_cmp /dev/null out &&
+	kh-fetch git --path=--output=written repo >out &&
+	! test -e written && ! test -e repo/written &&
+	test_cmp /dev/null out
+'
+
 test_expect_success 'an unreadable object: what was read, then exit 4' '
 	cp -R repo broken &&
 	blob=$(git -C broken rev-parse HEAD~1:two) &&
