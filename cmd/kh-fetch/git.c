@@ -77,8 +77,11 @@ git_strv_free(struct strv *s)
  * cannot be started.
  */
 static int
-git_capture(char **argv, char **env, struct kh_buf *out, struct kh_buf *err)
+git_capture(char **argv, struct kh_buf *out, struct kh_buf *err)
 {
+	/* git's complaints untranslated, so that they can be recognised */
+	static char lc_all[] = "LC_ALL=C";
+	char *env[] = { lc_all, NULL };
 	struct kh_child c;
 	struct pollfd pf[2];
 	int ep[2], saved, rc, open_ = 2;
@@ -307,7 +310,7 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	git_strv_push(&a, "objects");
 	/* last, as it prints nothing outside a work tree */
 	git_strv_push(&a, "--show-cdup");
-	rc = git_capture(a.v, NULL, &out, &err);
+	rc = git_capture(a.v, &out, &err);
 	if (rc < 0)
 		git_no_git();
 	if (rc != 0) {
@@ -338,7 +341,7 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	git_strv_push(&a, "--verify");
 	git_strv_push(&a, "--quiet");
 	git_strv_push(&a, "HEAD^{commit}");
-	rc = git_capture(a.v, NULL, &out, &err);
+	rc = git_capture(a.v, &out, &err);
 	if (rc < 0)
 		git_no_git();
 	s = rc == 0 ? git_next_line(&(char *){ out.p }) : NULL;
@@ -350,7 +353,7 @@ probe(struct clone *c, const char *dir, const struct gopts *o)
 	git_strv_push(&a, "config");
 	git_strv_push(&a, "--get");
 	git_strv_push(&a, "remote.origin.url");
-	rc = git_capture(a.v, NULL, &out, &err);
+	rc = git_capture(a.v, &out, &err);
 	if (rc < 0)
 		git_no_git();
 	url = rc == 0 && out.p ? git_next_line(&(char *){ out.p }) : NULL;
