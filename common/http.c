@@ -298,8 +298,11 @@ cache_write(struct kh_http *h, const char *url, const struct xfer *x,
 		kh_buf_addf(&b, "last %s\n", last);
 	kh_buf_addf(&b, "length %zu\n\n", x->body.len);
 	kh_buf_add(&b, x->body.p ? x->body.p : "", x->body.len);
-	if (mkdirs(path) < 0 ||
-	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+	/* the directory usually exists: try the file first */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ENOENT && mkdirs(path) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
 		goto fail;
 	if (write(fd, b.p, b.len) != (ssize_t)b.len) {
 		close(fd);
@@ -571,7 +574,7 @@ under_origin(const char *url, const char *origin)
 	size_t n;
 
 	if (origin == NULL)
-		return 0;
+		return 1;	/* the caller's own URLs */
 	n = strlen(origin);
 	while (n && origin[n - 1] == '/')
 		n--;

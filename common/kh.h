@@ -242,14 +242,14 @@ int kh_http_get(struct kh_http *h, const char *url, long max_age,
 void kh_resp_free(struct kh_resp *r);
 
 /*
- * Added for kh-fetch github (all additive). Fields that follow are zero in a
- * struct kh_http_opts initialised with { .user_agent = ... }, which keeps
- * the behaviour above.
+ * Added for kh-fetch github (all additive): kh_http_new2 takes the extra
+ * options below; kh_http_new(o) is kh_http_new2(o, NULL).
  *
  * token_env may name several variables separated by ':' ("GITHUB_TOKEN:
  * GH_TOKEN"), the first set one wins. The token is sent only to URLs that
- * start with auth_origin ("https://api.github.com/"): with auth_origin NULL
- * it is never sent. It is never printed; -v logs say "token sent".
+ * start with auth_origin ("https://api.github.com"), or with auth_origin
+ * NULL to the URLs the caller asks for (never to another host a redirect
+ * leads to). It is never printed; -v logs say "token sent".
  *
  * Cache: cache_dir, else $KH_CACHE, else $XDG_CACHE_HOME/kh, else
  * ~/.cache/kh. An entry is one file (a small header, then the body) written
@@ -264,7 +264,6 @@ void kh_resp_free(struct kh_resp *r);
  * /search/ URLs, else "core"). Retries of 5xx and transport errors back off
  * exponentially from $KH_RETRY_WAIT_MS (default 500) with jitter.
  */
-struct kh_http_opts2;
 /* Extra options; pass to kh_http_new2 (kh_http_new uses zeros). */
 struct kh_http_opts2 {
 	int parallel;		/* transfers at once; 0: 4 */

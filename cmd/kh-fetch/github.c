@@ -446,7 +446,7 @@ gh_pr_detail(cJSON *rec, const cJSON *pr)
 	    cJSON_CreateNull());
 }
 
-/* {"name","email","login"} of a commit's git identity and account. */
+/* {"name","email"} of a commit's git identity (the account is "person"). */
 cJSON *
 gh_ident(const cJSON *who)
 {
