@@ -9,6 +9,7 @@
 
 #include "score.h"
 
+#define NFIELDS 39
 enum { P_KERNEL, P_CODE, P_TEST, P_BENCH, P_CI, P_DOCS, NPCLASS };
 static const char *const pclass_names[NPCLASS] = {
 	"kernel", "code", "tests", "benchmarks", "CI and build", "docs"
@@ -26,8 +27,57 @@ struct ev {
 	int personal;		/* in a personal or learning repository */
 	const cJSON *sig;	/* signals, or NULL */
 	const cJSON *files;	/* files, or NULL */
+	const cJSON *f[NFIELDS];	/* the fields scoring reads, by index */
 	int inf, tr;		/* specialty */
 };
+
+/*
+ * The evidence fields scoring reads. Each evidence object's keys are
+ * walked once and kept by index, so later lookups cost a hash, not a
+ * scan of thirty keys with strcmp.
+ */
+static const char *const field_names[NFIELDS] = {
+	"id", "kind", "repo", "authorship", "at", "committed_at",
+	"merged_at", "merged", "signals", "files", "title", "text",
+	"number", "pr", "merge", "upstream", "added", "board",
+	"board_name", "gpu", "rank", "ranked", "after_deadline",
+	"deadline", "competition", "organiser", "placing", "placing_text",
+	"self_reported", "confidence", "venue", "position", "year",
+	"topics", "ambiguous", "rating", "max_rating", "max_rank_title",
+	"source"
+};
+static signed char field_slot[256];	/* hash -> index + 1, 0: empty */
+
+static unsigned
+field_hash(const char *k)
+{
+	unsigned h = 5381;
+
+	while (*k)
+		h = h * 33 + (unsigned char)*k++;
+	return h & 255;
+}
+
+static int
+field_index(const char *k)
+{
+	static int built;
+	unsigned h;
+
+	if (!built) {
+		for (int i = 0; i < NFIELDS; i++) {
+			for (h = field_hash(field_names[i]);
+			    field_slot[h]; h = (h + 1) & 255)
+				;
+			field_slot[h] = (signed char)(i + 1);
+		}
+		built = 1;
+	}
+	for (h = field_hash(k); field_slot[h]; h = (h + 1) & 255)
+		if (strcmp(field_names[field_slot[h] - 1], k) == 0)
+			return field_slot[h] - 1;
+	return -1;
+}
 
 struct sig {
 	char *name, *why;
@@ -51,6 +101,50 @@ struct cand {
 	cJSON *gen_ids[NARCH];
 	struct kh_buf low, tmp;
 };
+
+/* One key, not a dotted path: the lookups on the hot path. */
+static cJSON *
+get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *
+get_str(const cJSON *o, const char *key)
+{
+	const cJSON *j = get(o, key);
+
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+/* A whole number (never valueint, which saturates), or digits in a string. */
+static int
+get_int(const cJSON *o, const char *key, long long *v)
+{
+	const cJSON *j = get(o, key);
+
+	if (cJSON_IsNumber(j) && j->valuedouble == floor(j->valuedouble) &&
+	    fabs(j->valuedouble) < 9e15) {
+		*v = (long long)j->valuedouble;
+		return 0;
+	}
+	return cJSON_IsString(j) ? kh_get_int(o, key, v) : -1;
+}
+
+/* A multiple of 0.1 as exact JSON text ("21.2", "18", "-3.5"), raw. */
+static cJSON *
+tenths(double x)
+{
+	long long t = llround(x * 10);
+	char b[32];
+
+	if (t % 10 == 0)
+		snprintf(b, sizeof b, "%lld", t / 10);
+	else
+		snprintf(b, sizeof b, "%s%lld.%lld", t < 0 ? "-" : "",
+		    llabs(t) / 10, llabs(t) % 10);
+	return cJSON_CreateRaw(b);
+}
 
 static double
 round1(double x)
@@ -168,16 +262,40 @@ diminish(struct cand *c, int from, const char *what)
 	}
 }
 
+/* A field of the evidence (borrowed), NULL when absent. */
+static const cJSON *
+ef(const struct ev *e, const char *key)
+{
+	int i = field_index(key);
+
+	return i < 0 ? get(e->j, key) : e->f[i];
+}
+
 static const char *
 ev_str(const struct ev *e, const char *key)
 {
-	return kh_get_str(e->j, key);
+	const cJSON *j = ef(e, key);
+
+	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
 
 static int
-is_true(const cJSON *j, const char *key)
+ev_int(const struct ev *e, const char *key, long long *v)
 {
-	return cJSON_IsTrue(kh_get(j, key));
+	const cJSON *j = ef(e, key);
+
+	if (cJSON_IsNumber(j) && j->valuedouble == floor(j->valuedouble) &&
+	    fabs(j->valuedouble) < 9e15) {
+		*v = (long long)j->valuedouble;
+		return 0;
+	}
+	return cJSON_IsString(j) ? kh_get_int(e->j, key, v) : -1;
+}
+
+static int
+ev_true(const struct ev *e, const char *key)
+{
+	return cJSON_IsTrue(ef(e, key));
 }
 
 static int
@@ -207,10 +325,10 @@ repo_info(const struct cand *c, const char *name, struct repo *r)
 	r->name = name;
 	cJSON_ArrayForEach(e, w->repos)
 		if (strcasecmp(e->string, name) == 0) {
-			r->weight = kh_get(e, "weight")->valuedouble;
+			r->weight = get(e, "weight")->valuedouble;
 			r->kind = R_LISTED;
-			r->dirs = kh_get(e, "kernel_dirs");
-			r->specialty = kh_get_str(e, "specialty");
+			r->dirs = get(e, "kernel_dirs");
+			r->specialty = get_str(e, "specialty");
 			return;
 		}
 	slash = strchr(name, '/');
@@ -218,7 +336,7 @@ repo_info(const struct cand *c, const char *name, struct repo *r)
 		const char *base = slash + 1;
 		size_t olen = (size_t)(slash - name);
 
-		cJSON_ArrayForEach(e, kh_get(c->rec, "logins"))
+		cJSON_ArrayForEach(e, get(c->rec, "logins"))
 			if (cJSON_IsString(e) && strlen(e->valuestring) ==
 			    olen && strncasecmp(e->valuestring, name, olen) ==
 			    0) {
@@ -423,7 +541,7 @@ pr_in(const struct cand *c, const char *repo, long long num)
 
 		if (e->credit > 0 && e->kind && strcmp(e->kind, "pr") == 0 &&
 		    lcase_eq(e->repo, repo) &&
-		    kh_get_int(e->j, "number", &n) == 0 && n == num)
+		    ev_int(e, "number", &n) == 0 && n == num)
 			return i + 1;
 	}
 	return 0;
@@ -440,11 +558,11 @@ add_item(struct cand *c, struct repo_acc *a, struct ev *e)
 
 	if (files) {
 		cJSON_ArrayForEach(f, files) {
-			const char *path = kh_get_str(f, "path");
+			const char *path = get_str(f, "path");
 			long long add;
 			int pc;
 
-			if (path == NULL || kh_get_int(f, "added", &add) != 0 ||
+			if (path == NULL || get_int(f, "added", &add) != 0 ||
 			    add <= 0)
 				continue;
 			pc = path_class(path, a->r.kind == R_LISTED ? a->r.dirs :
@@ -460,7 +578,7 @@ add_item(struct cand *c, struct repo_acc *a, struct ev *e)
 		long long add = 0;
 		int pc;
 
-		kh_get_int(e->j, "added", &add);
+		ev_int(e, "added", &add);
 		if (add < 0)
 			add = 0;
 		if (docs_title(c, ev_str(e, "title")))
@@ -533,9 +651,9 @@ landed(struct cand *c)
 		if (strcmp(e->kind, "pr") == 0 && !e->merged)
 			continue;
 		if (strcmp(e->kind, "commit") == 0 &&
-		    (is_true(e->j, "merge") || e->dup))
+		    (ev_true(e, "merge") || e->dup))
 			continue;	/* counted by its PR */
-		if (cJSON_IsFalse(kh_get(e->j, "upstream")))
+		if (cJSON_IsFalse(ef(e, "upstream")))
 			continue;	/* a fork: nothing landed */
 		for (int k = 0; k < nacc; k++)
 			if (strcasecmp(acc[k].r.name, e->repo) == 0)
@@ -636,8 +754,8 @@ landed(struct cand *c)
 			    strcasecmp(e->repo, a->r.name) == 0 &&
 			    !e->cited &&
 			    (strcmp(e->kind, "pr") != 0 || e->merged) &&
-			    !cJSON_IsFalse(kh_get(e->j, "upstream")) &&
-			    !is_true(e->j, "merge"))
+			    !cJSON_IsFalse(ef(e, "upstream")) &&
+			    !ev_true(e, "merge"))
 				cite(s, e);	/* a dup: the same work, cited */
 		}
 		if (a->nk > 0 && !personal) {
@@ -681,7 +799,7 @@ landed(struct cand *c)
 static int
 after_deadline(const struct ev *e)
 {
-	const cJSON *a = kh_get(e->j, "after_deadline");
+	const cJSON *a = ef(e, "after_deadline");
 	const char *d = ev_str(e, "deadline");
 	time_t dl;
 
@@ -706,8 +824,8 @@ leaderboards(struct cand *c)
 
 		if (e->credit <= 0 || strcmp(e->kind, "leaderboard") != 0)
 			continue;
-		if (kh_get_int(e->j, "rank", &rank) != 0 ||
-		    kh_get_int(e->j, "ranked", &ranked) != 0 || rank < 1 ||
+		if (ev_int(e, "rank", &rank) != 0 ||
+		    ev_int(e, "ranked", &ranked) != 0 || rank < 1 ||
 		    ranked < rank)
 			continue;	/* no rank: reported as no points */
 		board = ev_str(e, "board_name");
@@ -751,19 +869,21 @@ competitions(struct cand *c)
 	for (int i = 0; i < c->nev; i++) {
 		struct ev *e = &c->ev[i];
 		long long placing;
-		const char *name = ev_str(e, "competition");
-		const char *org = ev_str(e, "organiser");
-		const char *text = ev_str(e, "placing_text");
-		const char *conf = ev_str(e, "confidence");
-		int self = is_true(e->j, "self_reported");
-		int has_place = kh_get_int(e->j, "placing", &placing) == 0 &&
-		    placing >= 1;
+		const char *name, *org, *text, *conf;
+		int self, has_place;
 		double pts, cf = w->comp.conf_medium;
 		struct kh_buf b = { 0 };
 		struct sig *s;
 
 		if (e->credit <= 0 || strcmp(e->kind, "competition") != 0)
 			continue;
+		name = ev_str(e, "competition");
+		org = ev_str(e, "organiser");
+		text = ev_str(e, "placing_text");
+		conf = ev_str(e, "confidence");
+		self = ev_true(e, "self_reported");
+		has_place = ev_int(e, "placing", &placing) == 0 &&
+		    placing >= 1;
 		if (!has_place)
 			pts = w->comp.named;
 		else if (placing == 1)
@@ -816,9 +936,7 @@ papers(struct cand *c)
 
 	for (int i = 0; i < c->nev; i++) {
 		struct ev *e = &c->ev[i];
-		const char *venue = ev_str(e, "venue");
-		const char *title = ev_str(e, "title");
-		const char *pos = ev_str(e, "position");
+		const char *venue, *title, *pos;
 		const char *vkey = NULL, *topic = NULL;
 		double vw = w->paper.other_venue, tw = w->paper.off_topic;
 		double pw = w->paper.pos_middle;
@@ -829,6 +947,9 @@ papers(struct cand *c)
 
 		if (e->credit <= 0 || strcmp(e->kind, "paper") != 0)
 			continue;
+		venue = ev_str(e, "venue");
+		title = ev_str(e, "title");
+		pos = ev_str(e, "position");
 		if (venue) {
 			lower_into(&c->low, venue, 300);
 			cJSON_ArrayForEach(t, w->paper.venues) {
@@ -841,7 +962,7 @@ papers(struct cand *c)
 			}
 		}
 		lower_into(&c->low, title, 500);
-		cJSON_ArrayForEach(t, kh_get(e->j, "topics"))
+		cJSON_ArrayForEach(t, ef(e, "topics"))
 			if (cJSON_IsString(t)) {
 				kh_buf_addc(&c->low, ' ');
 				for (const char *p = t->valuestring; *p; p++)
@@ -861,7 +982,7 @@ papers(struct cand *c)
 			pw = w->paper.pos_only;
 		else if (pos && strcmp(pos, "last") == 0)
 			pw = w->paper.pos_last;
-		kh_get_int(e->j, "year", &year);
+		ev_int(e, "year", &year);
 		kh_buf_addf(&b, "%s author of \"%s\" (%s", pos ? pos : "an",
 		    title ? title : "untitled", venue ? venue : "no venue");
 		if (year)
@@ -875,7 +996,7 @@ papers(struct cand *c)
 			kh_buf_addf(&b, ", on topic (%s)", topic);
 		else
 			kh_buf_adds(&b, ", off topic");
-		if (is_true(e->j, "ambiguous")) {
+		if (ev_true(e, "ambiguous")) {
 			pw *= w->paper.ambiguous;
 			kh_buf_adds(&b, "; the author match is ambiguous");
 		}
@@ -885,7 +1006,7 @@ papers(struct cand *c)
 		kh_buf_free(&b);
 		cite(s, e);
 		if (vw >= w->paper.proof && topic &&
-		    !is_true(e->j, "ambiguous"))
+		    !ev_true(e, "ambiguous"))
 			c->strong = 1;
 		else if (topic)
 			c->moderate = 1;
@@ -990,7 +1111,7 @@ generations(struct cand *c)
 			if (e->code && e->sig) {
 				int specific = 0;
 
-				cJSON_ArrayForEach(x, kh_get(e->sig, "arch")) {
+				cJSON_ArrayForEach(x, get(e->sig, "arch")) {
 					int k = cJSON_IsString(x) ?
 					    arch_index(x->valuestring) : -1;
 
@@ -1143,7 +1264,7 @@ stacks(struct cand *c)
 				stn[k]++;
 				hs = 1;
 			}
-		cJSON_ArrayForEach(x, kh_get(e->sig, "dtypes"))
+		cJSON_ArrayForEach(x, get(e->sig, "dtypes"))
 			for (int k = 0; k < ndt; k++)
 				if (cJSON_IsString(x) &&
 				    strcmp(x->valuestring, dt[k].dtype) == 0) {
@@ -1229,8 +1350,8 @@ ratings(struct cand *c)
 
 		if (e->credit <= 0 || strcmp(e->kind, "rating") != 0)
 			continue;
-		kh_get_int(e->j, "rating", &r);
-		kh_get_int(e->j, "max_rating", &m);
+		ev_int(e, "rating", &r);
+		ev_int(e, "max_rating", &m);
 		if (m > r)
 			r = m;
 		if (best == NULL || r > br) {
@@ -1251,8 +1372,8 @@ ratings(struct cand *c)
 				pts = cJSON_GetArrayItem(band, 1)->valuedouble;
 				break;
 			}
-		kh_get_int(best->j, "rating", &r);
-		kh_get_int(best->j, "max_rating", &m);
+		ev_int(best, "rating", &r);
+		ev_int(best, "max_rating", &m);
 		s = add_sig(c, "rating", pts * best->credit);
 		s->why = kh_asprintf("%s rating %lld (max %lld%s%s): "
 		    "algorithmic skill, not kernel proof",
@@ -1340,20 +1461,24 @@ specialty(struct cand *c)
 			    "board_name", "competition", NULL };
 
 			for (int k = 0; keys[k]; k++)
-				if (ev_str(e, keys[k]))
-					kh_buf_addf(&c->tmp, "%s\n",
-					    ev_str(e, keys[k]));
+				if (ev_str(e, keys[k])) {
+					kh_buf_adds(&c->tmp, ev_str(e, keys[k]));
+					kh_buf_addc(&c->tmp, '\n');
+				}
 		}
 		if (ev_str(e, "text"))
 			kh_buf_add(&c->tmp, ev_str(e, "text"),
 			    strnlen(ev_str(e, "text"), 2048));
-		cJSON_ArrayForEach(f, kh_get(e->j, "files"))
-			if (kh_get_str(f, "path"))
-				kh_buf_addf(&c->tmp, "\n%s",
-				    kh_get_str(f, "path"));
-		cJSON_ArrayForEach(t, kh_get(e->j, "topics"))
-			if (cJSON_IsString(t))
-				kh_buf_addf(&c->tmp, "\n%s", t->valuestring);
+		cJSON_ArrayForEach(f, ef(e, "files"))
+			if (get_str(f, "path")) {
+				kh_buf_addc(&c->tmp, '\n');
+				kh_buf_adds(&c->tmp, get_str(f, "path"));
+			}
+		cJSON_ArrayForEach(t, ef(e, "topics"))
+			if (cJSON_IsString(t)) {
+				kh_buf_addc(&c->tmp, '\n');
+				kh_buf_adds(&c->tmp, t->valuestring);
+			}
 		lower_into(&c->low, c->tmp.p, c->tmp.len);
 		/* paths use '_' and '/' where prose uses spaces */
 		cJSON_ArrayForEach(t, w->inference_terms)
@@ -1542,7 +1667,7 @@ uncredited(struct cand *c)
 			if (s == NULL)
 				s = add_sig(c, "uncredited", 0);
 			if (why1 == NULL)
-				why1 = kh_get_str(e->j, "authorship.why");
+				why1 = get_str(ef(e, "authorship"), "why");
 			if (other == NULL)
 				other = e->verdict;
 			if (e->id)
@@ -1639,12 +1764,22 @@ prepare(struct cand *c, const cJSON *evidence)
 		const char *at;
 
 		e->j = j;
-		e->id = kh_get_str(j, "id");
-		e->kind = kh_get_str(j, "kind");
+		if (cJSON_IsObject(j)) {
+			const cJSON *k;
+
+			cJSON_ArrayForEach(k, j) {
+				int x = k->string ? field_index(k->string) : -1;
+
+				if (x >= 0 && e->f[x] == NULL)
+					e->f[x] = k;
+			}
+		}
+		e->id = ev_str(e, "id");
+		e->kind = ev_str(e, "kind");
 		if (e->kind == NULL)
 			e->kind = "unknown";
-		e->repo = kh_get_str(j, "repo");
-		e->verdict = kh_get_str(j, "authorship.verdict");
+		e->repo = ev_str(e, "repo");
+		e->verdict = get_str(ef(e, "authorship"), "verdict");
 		if (e->verdict == NULL)
 			e->verdict = "unverified";
 		if (strcmp(e->verdict, "verified") == 0)
@@ -1655,19 +1790,19 @@ prepare(struct cand *c, const cJSON *evidence)
 			e->verdict = "malformed";	/* nothing to cite */
 			e->credit = 0;
 		}
-		at = kh_get_str(j, "at");
+		at = ev_str(e, "at");
 		if (at == NULL)
-			at = kh_get_str(j, "merged_at");
+			at = ev_str(e, "merged_at");
 		if (at == NULL)
-			at = kh_get_str(j, "committed_at");
+			at = ev_str(e, "committed_at");
 		e->has_at = at && kh_parse_time(at, &e->at) == 0;
 		e->code = strcmp(e->kind, "pr") == 0 ||
 		    strcmp(e->kind, "commit") == 0;
-		e->merged = strcmp(e->kind, "pr") == 0 && is_true(j, "merged");
-		e->sig = cJSON_IsObject(kh_get(j, "signals")) ?
-		    kh_get(j, "signals") : NULL;
-		e->files = cJSON_GetArraySize(kh_get(j, "files")) > 0 ?
-		    kh_get(j, "files") : NULL;
+		e->merged = strcmp(e->kind, "pr") == 0 && ev_true(e, "merged");
+		e->sig = cJSON_IsObject(ef(e, "signals")) ?
+		    ef(e, "signals") : NULL;
+		e->files = cJSON_GetArraySize(ef(e, "files")) > 0 ?
+		    ef(e, "files") : NULL;
 	}
 	c->nev = n;
 	for (int i = 0; i < n; i++) {
@@ -1686,7 +1821,7 @@ prepare(struct cand *c, const cJSON *evidence)
 		int p;
 
 		if (strcmp(e->kind, "commit") != 0 || e->repo == NULL ||
-		    kh_get_int(e->j, "pr", &prn) != 0 ||
+		    ev_int(e, "pr", &prn) != 0 ||
 		    (p = pr_in(c, e->repo, prn)) == 0)
 			continue;
 		e->dup = 1;
@@ -1716,9 +1851,9 @@ hardware_list(struct cand *c, cJSON *out)
 		    (s = ev_str(e, "gpu")))
 			g = gpu_find(w, s, strlen(s));
 		for (int k = 0; k < c->nsig; k++)
-			if (c->sig[k].extra && strcmp(kh_get_str(c->sig[k].extra,
+			if (c->sig[k].extra && strcmp(get_str(c->sig[k].extra,
 			    "evidence"), e->id) == 0 &&
-			    (s = kh_get_str(c->sig[k].extra, "hardware")))
+			    (s = get_str(c->sig[k].extra, "hardware")))
 				g2 = gpu_find(w, s, strlen(s));
 		for (int t = 0; t < 2; t++) {
 			int x = t ? g2 : g;
@@ -1766,7 +1901,7 @@ score_candidate(const struct weights *w, const struct brief *b,
 	c.b = b;
 	c.rec = cand;
 	c.now = now;
-	prepare(&c, kh_get(cand, "evidence"));
+	prepare(&c, get(cand, "evidence"));
 	landed(&c);
 	leaderboards(&c);
 	competitions(&c);
@@ -1809,7 +1944,7 @@ score_candidate(const struct weights *w, const struct brief *b,
 	qsort(c.sig, (size_t)c.nsig, sizeof *c.sig, by_points);
 
 	score = cJSON_CreateObject();
-	cJSON_AddNumberToObject(score, "total", round1(total));
+	cJSON_AddItemToObject(score, "total", tenths(total));
 	kh_add_str(score, "tier", tier_names[tier]);
 	kh_add_str(score, "specialty", spec);
 	arr = cJSON_AddArrayToObject(score, "generations");
@@ -1830,7 +1965,7 @@ score_candidate(const struct weights *w, const struct brief *b,
 		cJSON *o = cJSON_CreateObject();
 
 		kh_add_str(o, "signal", s->name);
-		cJSON_AddNumberToObject(o, "points", round1(s->points));
+		cJSON_AddItemToObject(o, "points", tenths(s->points));
 		cJSON_AddItemToObject(o, "evidence", s->ids);
 		kh_add_str(o, "why", s->why ? s->why : "");
 		if (s->extra)

@@ -50,6 +50,7 @@ struct weights {
 		size_t len;
 		int arch;
 	} gpus[MAX_GPUS];
+	unsigned char gpu_first[256];	/* bytes a GPU name starts with */
 	/* repositories */
 	double repo_default, repo_personal, repo_learning, shared_min;
 	const cJSON *learning_patterns, *repos;

@@ -61,7 +61,8 @@ int
 gpu_find(const struct weights *w, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && isalnum_((unsigned char)s[i - 1]))
+		if (!w->gpu_first[(unsigned char)s[i]] ||
+		    (i > 0 && isalnum_((unsigned char)s[i - 1])))
 			continue;
 		/* names are sorted longest first: MI300X before MI300 */
 		for (int k = 0; k < w->ngpus; k++)
@@ -74,11 +75,12 @@ gpu_find(const struct weights *w, const char *s, size_t n)
 void
 lower_into(struct kh_buf *b, const char *s, size_t max)
 {
+	size_t n = s ? strnlen(s, max) : 0;
+
 	kh_buf_reset(b);
-	for (size_t i = 0; s && s[i] && i < max; i++)
-		kh_buf_addc(b, lowc((unsigned char)s[i]));
-	kh_buf_addc(b, '\0');
-	b->len--;
+	kh_buf_add(b, s ? s : "", n);	/* one copy, then lowercase it */
+	for (size_t i = 0; i < n; i++)
+		b->p[i] = (char)lowc((unsigned char)b->p[i]);
 }
 
 int

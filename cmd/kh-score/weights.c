@@ -206,6 +206,15 @@ weights_load(struct weights *w, const char *wpath, const char *rpath)
 		w->ngpus++;
 	}
 	qsort(w->gpus, (size_t)w->ngpus, sizeof w->gpus[0], longer_first);
+	for (int k = 0; k < w->ngpus; k++) {
+		unsigned char c0 = (unsigned char)w->gpus[k].name[0];
+
+		w->gpu_first[c0] = 1;
+		if (c0 >= 'A' && c0 <= 'Z')
+			w->gpu_first[c0 + 32] = 1;
+		if (c0 >= 'a' && c0 <= 'z')
+			w->gpu_first[c0 - 32] = 1;
+	}
 
 	j = w->r;
 	f = rpath;
