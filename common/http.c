@@ -705,51 +705,52 @@ retry(struct xfer *x, long status, const char *why)
 	enqueue(h, x, 1);
 }
 
+/*
+ * The bucket res may send nothing for wait seconds: under --no-wait the
+ * run stops (said once), else its requests are held back (said once).
+ */
 static void
-stop_no_wait(struct kh_http *h, struct xfer *x, double wait)
+block(struct kh_http *h, int res, double wait, const char *what)
 {
-	char when[21];
-	time_t t = time(NULL) + (time_t)ceil(wait);
+	if (h->no_wait) {
+		char when[21];
+		time_t t = time(NULL) + (time_t)ceil(wait);
 
-	if (!h->stopped) {
-		h->stopped = t;
-		kh_iso8601(t, when);
-		progress_clear(h);
-		kh_err("rate limit reached for '%s' until %s: stopping "
-		    "(--no-wait); run the same command again after then to "
-		    "resume, the answers so far are in the cache",
-		    res_name[x->res], when);
+		if (!h->stopped) {
+			h->stopped = t;
+			kh_iso8601(t, when);
+			progress_clear(h);
+			kh_err("rate limit reached for '%s' until %s: stopping "
+			    "(--no-wait); run the same command again after "
+			    "then to resume, the answers so far are in the "
+			    "cache", res_name[res], when);
+		}
+		kh_fail(KH_REMOTE);
+		return;
 	}
-	kh_fail(KH_REMOTE);
-	h->st.failed++;
-	deliver(x, 0, 0, NULL, 0, NULL, NULL, 0);
-	xfer_free(x);
+	if (mono() + wait > h->gate[res]) {
+		h->gate[res] = mono() + wait;
+		progress_clear(h);
+		kh_warn("%s for '%s': waiting %.0f s", what, res_name[res],
+		    ceil(wait));
+	}
 }
 
-/* Hold every request of x's bucket for wait seconds, then try x again. */
+/* x met a rate limit: try it again after wait (or give it up). */
 static void
 hold(struct kh_http *h, struct xfer *x, double wait, const char *what)
 {
+	block(h, x->res, wait, what);
 	if (h->no_wait) {
-		stop_no_wait(h, x, wait);
+		h->st.failed++;
+		deliver(x, 0, 0, NULL, 0, NULL, NULL, 0);
+		xfer_free(x);
 		return;
-	}
-	if (mono() + wait > h->gate[x->res]) {
-		h->gate[x->res] = mono() + wait;
-		progress_clear(h);
-		kh_warn("%s for '%s': waiting %.0f s", what, res_name[x->res],
-		    ceil(wait));
 	}
 	x->not_before = mono() + wait;
 	enqueue(h, x, 1);
 }
 
-/*
- * A rate-limit answer that is not the primary limit with its reset time:
- * the secondary limit ("secondary rate limit", before 2021 "abuse"), or a
- * primary one without x-ratelimit-reset (old answers: "API Rate Limit
- * Exceeded for IP").
- */
 static int
 is_secondary(const char *msg)
 {
@@ -839,6 +840,20 @@ finish(struct xfer *x, CURLcode res)
 	}
 	kh_note("GET %s%s -> %ld", x->url, x->auth ? " (token sent)" : "",
 	    status);
+	if (((status >= 200 && status < 300) || status == 304) &&
+	    x->rl_remaining == 0 && x->rl_reset > 0) {
+		/* that was the last request of the window: wait before more */
+		time_t now = x->date ? x->date : time(NULL);
+		double wait = x->rl_reset > now ?
+		    (double)(x->rl_reset - now) + 1 : 1;
+
+		if (h->no_wait) {
+			/* stop only if another request comes (start_ready) */
+			if (mono() + wait > h->gate[x->res])
+				h->gate[x->res] = mono() + wait;
+		} else
+			block(h, x->res, wait, "rate limit reached");
+	}
 	if (status == 304 && x->ce) {
 		struct centry *c = x->ce;
 
@@ -1090,6 +1105,12 @@ start_ready(struct kh_http *h)
 		if (h->min_interval > 0 &&
 		    h->last_start + h->min_interval > at)
 			at = h->last_start + h->min_interval;
+		if (h->no_wait && h->gate[x->res] > now) {
+			/* the window is used up and we may not wait */
+			block(h, x->res, h->gate[x->res] - now,
+			    "rate limit reached");
+			return 0;	/* come back to drain the queue */
+		}
 		if (at > now) {
 			if (at - now < soon)
 				soon = at - now;

@@ -134,6 +134,25 @@ test_expect_success 'a damaged cache entry is fetched again whole' '
 	test -z "$(find c2 -name "*.tmp*")"
 '
 
+test_expect_success 'a 200 that used the last request: the next one waits' '
+	gh -p 1 user lastcall alice >out 2>err &&
+	jq -r .id out >got &&
+	printf "%s\n" github:profile:dave github:profile:alice >expect &&
+	test_cmp expect got &&
+	echo "kh-fetch: rate limit reached for '\''core'\'': waiting 3 s" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success '--no-wait after the last request: stops only if more is asked' '
+	gh --no-wait user lastcall >out 2>err &&
+	test_cmp /dev/null err &&
+	test_must_fail --rc=5 gh --no-wait -p 1 user lastcall alice >out 2>err &&
+	jq -r .id out >got && echo github:profile:dave >expect && test_cmp expect got &&
+	sed "s/until [0-9TZ:-]*:/until TIME:/" err >got &&
+	echo "kh-fetch: rate limit reached for '\''core'\'' until TIME: stopping (--no-wait); run the same command again after then to resume, the answers so far are in the cache" >expect &&
+	test_cmp expect got
+'
+
 # --no-wait needs the rate-limited answer again: a fresh server
 replay_start "$S" || exit 1
 

@@ -334,6 +334,12 @@ def main():
     with open(os.path.join(OUT, "primary-403.http"), "w") as f:
         f.write(s)
     route("/users/ratelimited", "primary-403.http", "user-ok.http")
+    # a 200 that used the window's last request
+    with open(os.path.join(OUT, "user-dave.http")) as f:
+        s = f.read().replace("X-RateLimit-Remaining: 4987", "X-RateLimit-Remaining: 0")
+    with open(os.path.join(OUT, "lastcall.http"), "w") as f:
+        f.write(s.replace("X-RateLimit-Reset: {{NOW+3600}}", "X-RateLimit-Reset: {{NOW+2}}"))
+    route("/users/lastcall", "lastcall.http")
     write("secondary-403.http", {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000.",
                                  "documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
                                  "status": "403"},
