@@ -390,7 +390,8 @@ facts(struct ctx *c, cJSON *rec, struct ev *e)
 			e->pr = pr_from_text(s, e->repo);
 	}
 	if (e->kind != K_COMMIT && e->kind != K_PR) {
-		e->ranked = bool_of(f.ranked, 0);
+		/* gpumode: "ranked" is how many are ranked on the board */
+		e->ranked = (int)num_of(f.ranked, -1);
 		e->after_deadline = bool_of(f.after_deadline, 0);
 		e->self_reported = bool_of(f.self_reported, 0);
 		e->ambiguous = bool_of(f.ambiguous, 0);

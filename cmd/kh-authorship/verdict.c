@@ -350,7 +350,11 @@ judge_other(struct ev *e, const struct claim *a)
 		if (e->after_deadline)
 			say(e, V_UNVERIFIED, "submitted after the deadline of %s",
 			    or(e->board, "the board"));
-		else if (e->ranked)
+		else if (e->rank >= 1 && e->ranked >= e->rank)
+			say(e, V_VERIFIED, "ranked %lld of %d on %s (%s)",
+			    e->rank, e->ranked, or(e->board, "a board"),
+			    or(e->gpu, "?"));
+		else if (e->rank >= 1)
 			say(e, V_VERIFIED, "ranked %lld on %s (%s)", e->rank,
 			    or(e->board, "a board"), or(e->gpu, "?"));
 		else
