@@ -170,7 +170,7 @@ on_files(struct gh *g, struct gh_slot *s, const cJSON *j,
 		x->fdeleted += d;
 		scan_patch(x->sig, path, kh_get_str(f, "patch"));
 	}
-	if (r->next && x->nfiles < GH_FILES_CAP) {
+	if (r->next && x->nfiles < GH_FILES_CAP && gh_next_ok(g, r->next)) {
 		x->waiting++;
 		gh_get(g, r->next, s, cJSON_Array, on_files, x);
 	}
@@ -365,7 +365,8 @@ on_page(struct gh *g, struct gh_slot *s, const cJSON *j,
 		pattern(rp, r->next, r->last);
 	if (rp->pre && page < rp->last_page)
 		feed(g, rp);
-	else if (r->next && !rp->stop && (!rp->pre || page >= rp->last_page)) {
+	else if (r->next && !rp->stop && (!rp->pre || page >= rp->last_page) &&
+	    gh_next_ok(g, r->next)) {
 		/* no pattern (or the list grew past its last page): follow */
 		free(rp->pre);
 		free(rp->post);

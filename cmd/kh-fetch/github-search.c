@@ -203,7 +203,8 @@ on_results(struct gh *g, struct gh_slot *s, const cJSON *j,
 		at->rec = item_record(it);
 	}
 	if (r->next && (long long)t->page * PER_PAGE <
-	    (t->total < RESULTS_MAX ? t->total : RESULTS_MAX)) {
+	    (t->total < RESULTS_MAX ? t->total : RESULTS_MAX) &&
+	    gh_next_ok(g, r->next)) {
 		struct gh_slot *p = gh_slot_new(g, t->end);
 
 		gh_get(g, r->next, p, cJSON_Object, on_results, t);

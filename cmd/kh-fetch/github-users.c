@@ -187,7 +187,7 @@ on_repos_page(struct gh *g, struct gh_slot *s, const cJSON *j,
 			free(url);
 		}
 	}
-	if (r->next) {
+	if (r->next && gh_next_ok(g, r->next)) {
 		struct gh_slot *p = gh_slot_new(g, end);
 
 		gh_get(g, r->next, p, cJSON_Array, on_repos_page, end);

@@ -246,6 +246,18 @@ gh_url(struct gh *g, const char *fmt, ...)
 	return kh_buf_detach(&b);
 }
 
+int
+gh_next_ok(struct gh *g, const char *url)
+{
+	char *k = kh_asprintf("next %s", url);
+	int fresh = gh_set_add(&g->asked, k);
+
+	free(k);
+	if (!fresh)
+		kh_warn("the next page '%s' was read already: not again", url);
+	return fresh;
+}
+
 char *
 gh_escape(const char *s)
 {

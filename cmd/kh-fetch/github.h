@@ -68,6 +68,8 @@ typedef int (*gh_cb)(struct gh *g, struct gh_slot *s, const cJSON *j,
 void gh_get(struct gh *g, const char *url, struct gh_slot *s, int want,
     gh_cb cb, void *arg);
 char *gh_url(struct gh *g, const char *fmt, ...) KH_PRINTF(2, 3);
+/* 1 the first time a rel="next" URL is seen; a loop is said and stopped. */
+int gh_next_ok(struct gh *g, const char *url);
 char *gh_escape(const char *s);		/* percent-encode a query value */
 int gh_valid_name(const char *s);	/* a login, or OWNER/NAME part */
 int gh_valid_repo(const char *s);	/* OWNER/NAME */

@@ -144,6 +144,16 @@ test_expect_success 'a renamed repository: the 301 is followed' '
 	test_cmp expect log
 '
 
+test_expect_success 'a next page that was read already is not read again' '
+	seen >/dev/null &&
+	gh prs acme/loop >out 2>err &&
+	jq -c .number out >got && printf "105\n103\n" >expect && test_cmp expect got &&
+	sed "s/127.0.0.1:$REPLAY_PORT/PORT/" err >got &&
+	echo "kh-fetch: the next page '\''http://PORT/repositories/4545/pulls?state=closed&sort=created&direction=desc&per_page=100&page=2'\'' was read already: not again" >expect &&
+	test_cmp expect got &&
+	test $(seen | wc -l) = 2
+'
+
 test_expect_success 'one record per PR even when named twice' '
 	gh prs acme/kernels acme/kernels Acme/Kernels >out 2>err &&
 	test_cmp "$E/prs.ndjson" out && test_cmp /dev/null err

@@ -215,6 +215,13 @@ def main():
     route(pageu % 2, "pulls-updated-p2.http")
     route(pageu % 3, "pulls-updated-p3.http")
 
+    # a listing whose page 2 names itself as the next page
+    loop2 = "/repositories/4545/pulls?" + q + "&page=2"
+    write("loop-p1.http", [items[105][0]], link=links((loop2, "next")))
+    write("loop-p2.http", [items[103][0]], link=links((loop2, "next"), (page % 1, "first")))
+    route("/repos/acme/loop/pulls?" + q, "loop-p1.http")
+    route(loop2, "loop-p2.http")
+
     # single PRs and their files
     for n, (item, single) in items.items():
         write("pull-%d.http" % n, single)
