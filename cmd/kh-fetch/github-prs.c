@@ -452,6 +452,48 @@ gh_complete(struct gh *g, int argc, char **argv)
 
 /* ---- claims ---- */
 
+/*
+ * [{name, email, login}] from "Co-authored-by: Name <addr>" trailers, as
+ * kh-fetch git writes them; login only for a GitHub noreply address.
+ */
+static cJSON *
+coauthors(const char *msg)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	while (msg && *msg) {
+		const char *nl = strchr(msg, '\n');
+		size_t len = nl ? (size_t)(nl - msg) : strlen(msg);
+		const char *lt, *gt, *v;
+
+		if (len > 15 && strncasecmp(msg, "co-authored-by:", 15) == 0 &&
+		    (lt = memchr(msg, '<', len)) != NULL &&
+		    (gt = memchr(lt, '>', len - (size_t)(lt - msg))) != NULL &&
+		    gt > lt + 1) {
+			cJSON *o = cJSON_CreateObject();
+			const char *ve = lt;
+			char *email = kh_strndup(lt + 1, (size_t)(gt - lt - 1));
+			char *login = NULL;
+
+			for (v = msg + 15; v < lt && (*v == ' ' || *v == '\t');
+			    v++)
+				;
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+				ve--;
+			kh_add_strn(o, "name", v, (size_t)(ve - v));
+			kh_add_str(o, "email", email);
+			if (kh_noreply(email, &login, NULL)) {
+				kh_add_str(o, "login", login);
+				free(login);
+			}
+			free(email);
+			cJSON_AddItemToArray(a, o);
+		}
+		msg += len + (nl ? 1 : 0);
+	}
+	return a;
+}
+
 /* A commit claim: the commit, and its repository for the fork status. */
 struct cmt {
 	struct gh_slot *s;
@@ -510,6 +552,7 @@ cmt_finish(struct gh *g, struct cmt *c)
 			kh_add_str(rec, "title", msg);
 			kh_add_str(rec, "text", "");
 		}
+		cJSON_AddItemToObject(rec, "coauthors", coauthors(msg));
 		files = cJSON_AddArrayToObject(rec, "files");
 		cJSON_ArrayForEach(f, kh_get(j, "files")) {
 			cJSON *o = cJSON_CreateObject();

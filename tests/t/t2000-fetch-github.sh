@@ -248,6 +248,9 @@ test_expect_success 'claims: a PR, a commit upstream, a commit in a fork' '
 	["commit","acme/kernels",true,"alice"]
 	["commit","alice/kernels",false,"alice"]
 	EOF
+	test_cmp expect got &&
+	sed -n 2p out | jq -c .coauthors >got &&
+	echo "[{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]" >expect &&
 	test_cmp expect got
 '
 
