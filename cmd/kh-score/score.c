@@ -14,7 +14,7 @@ enum { P_KERNEL, P_CODE, P_TEST, P_BENCH, P_CI, P_DOCS, NPCLASS };
 static const char *const pclass_names[NPCLASS] = {
 	"kernel", "code", "tests", "benchmarks", "CI and build", "docs"
 };
-enum { R_LISTED, R_DEFAULT, R_PERSONAL, R_LEARNING };
+enum { R_LISTED, R_DEFAULT, R_PERSONAL, R_LEARNING, R_REVIEWED };
 
 struct ev {
 	const cJSON *j;
@@ -25,6 +25,7 @@ struct ev {
 	int dup;		/* a commit its credited PR already counts */
 	double q;		/* leaderboard quality, 0..1 */
 	int personal;		/* in a personal or learning repository */
+	int reviewed;		/* landed through a PR someone else merged */
 	const cJSON *sig;	/* signals, or NULL */
 	const cJSON *files;	/* files, or NULL */
 	const cJSON *f[NFIELDS];	/* the fields scoring reads, by index */
@@ -353,6 +354,14 @@ repo_info(const struct cand *c, const char *name, struct repo *r)
 				return;
 			}
 	}
+	/* an unlisted repository where others merged the candidate's PRs */
+	for (int i = 0; i < c->nev; i++)
+		if (c->ev[i].reviewed && c->ev[i].repo &&
+		    strcasecmp(c->ev[i].repo, name) == 0) {
+			r->weight = w->repo_reviewed;
+			r->kind = R_REVIEWED;
+			return;
+		}
 	r->weight = w->repo_default;
 	r->kind = R_DEFAULT;
 }
@@ -616,7 +625,8 @@ add_item(struct cand *c, struct repo_acc *a, struct ev *e)
 		a->commits++;
 	if (e->credit < 1)
 		a->coauth++;
-	e->shared = a->r.kind == R_LISTED && a->r.weight >= w->shared_min;
+	e->shared = (a->r.kind == R_LISTED || a->r.kind == R_REVIEWED) &&
+	    a->r.weight >= w->shared_min;
 }
 
 static void
@@ -696,7 +706,9 @@ landed(struct cand *c)
 		    a->r.kind == R_LISTED ? "listed repository" :
 		    a->r.kind == R_PERSONAL ? "personal repository" :
 		    a->r.kind == R_LEARNING ? "learning or course repository" :
-		    "unlisted repository", a->r.weight);
+		    a->r.kind == R_REVIEWED ? "unlisted repository, pull "
+		    "requests merged by others" : "unlisted repository",
+		    a->r.weight);
 		if (a->nk > 0) {
 			kh_buf_addf(&b, ": %s kernel %s", commas(n1, sizeof n1,
 			    a->cls[P_KERNEL]), plural(a->cls[P_KERNEL],
@@ -759,8 +771,8 @@ landed(struct cand *c)
 				cite(s, e);	/* a dup: the same work, cited */
 		}
 		if (a->nk > 0 && !personal) {
-			if (a->r.kind == R_LISTED && a->r.weight >=
-			    w->shared_min)
+			if ((a->r.kind == R_LISTED || a->r.kind ==
+			    R_REVIEWED) && a->r.weight >= w->shared_min)
 				c->strong = 1;
 			else
 				c->moderate = 1;
@@ -1146,8 +1158,9 @@ generations(struct cand *c)
 
 					repo_info(c, e->repo ? e->repo : "",
 					    &r);
-					if (r.kind != R_LISTED ||
-					    r.weight < w->shared_min)
+					if ((r.kind != R_LISTED && r.kind !=
+					    R_REVIEWED) || r.weight <
+					    w->shared_min)
 						f *= w->gen.personal;
 					else
 						personal_only = 0;
@@ -1750,6 +1763,17 @@ tier_index(const struct weights *w, double total)
 	return 5;
 }
 
+static int
+is_login(const struct cand *c, const char *s)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, get(c->rec, "logins"))
+		if (cJSON_IsString(l) && strcasecmp(l->valuestring, s) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 prepare(struct cand *c, const cJSON *evidence)
 {
@@ -1805,6 +1829,19 @@ prepare(struct cand *c, const cJSON *evidence)
 		    ef(e, "files") : NULL;
 	}
 	c->nev = n;
+	for (int i = 0; i < n; i++) {
+		struct ev *e = &c->ev[i];
+		const char *by = ev_str(e, "merged_by");
+		long long prn;
+
+		if (e->credit <= 0 || !e->code)
+			continue;
+		if (e->merged && by && !is_login(c, by))
+			e->reviewed = 1;
+		else if (strcmp(e->kind, "commit") == 0 &&
+		    ev_int(e, "pr", &prn) == 0)
+			e->reviewed = 1;	/* squash-merged "(#123)" */
+	}
 	for (int i = 0; i < n; i++) {
 		struct repo r;
 

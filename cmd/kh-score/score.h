@@ -52,7 +52,8 @@ struct weights {
 	} gpus[MAX_GPUS];
 	unsigned char gpu_first[256];	/* bytes a GPU name starts with */
 	/* repositories */
-	double repo_default, repo_personal, repo_learning, shared_min;
+	double repo_default, repo_personal, repo_learning, repo_reviewed;
+	double shared_min;
 	const cJSON *learning_patterns, *repos;
 };
 

@@ -220,6 +220,7 @@ weights_load(struct weights *w, const char *wpath, const char *rpath)
 	f = rpath;
 	w->repo_default = num(j, f, "default");
 	w->repo_personal = num(j, f, "personal");
+	w->repo_reviewed = num(j, f, "reviewed");
 	w->shared_min = num(j, f, "shared_min");
 	w->repo_learning = num(j, f, "learning.weight");
 	w->learning_patterns = list(j, f, "learning.patterns", 0);
