@@ -34,6 +34,7 @@ struct xfer {
 	struct kh_http *h;
 	struct xfer *qnext;
 	char *url;
+	char *shown;		/* url with secrets masked, for messages */
 	long max_age;
 	kh_http_cb cb;
 	void *arg;
@@ -592,6 +593,7 @@ xfer_free(struct xfer *x)
 	kh_buf_free(&x->body);
 	centry_free(x->ce);
 	free(x->url);
+	free(x->shown);
 	free(x);
 }
 
@@ -613,6 +615,46 @@ enqueue(struct kh_http *h, struct xfer *x, int front)
 	h->qtail = x;
 }
 
+/*
+ * url for messages: the values of query parameters that carry secrets
+ * (OpenAlex takes its key only as api_key=) are masked, so a key from the
+ * environment never reaches stderr.
+ */
+static char *
+mask_secrets(const char *url)
+{
+	static const char *const names[] = { "api_key", "apikey", "key",
+	    "token", "access_token", "client_secret" };
+	struct kh_buf b = { 0 };
+	const char *q = strchr(url, '?');
+
+	if (q == NULL)
+		return kh_strdup(url);
+	kh_buf_add(&b, url, (size_t)(q - url));
+	while (*q) {
+		const char *p = q + 1, *end = p + strcspn(p, "&#"), *eq;
+		int secret = 0;
+
+		eq = memchr(p, '=', (size_t)(end - p));
+		for (size_t i = 0; eq && i < sizeof names / sizeof *names; i++)
+			if ((size_t)(eq - p) == strlen(names[i]) &&
+			    strncmp(p, names[i], (size_t)(eq - p)) == 0)
+				secret = 1;
+		kh_buf_addc(&b, *q);
+		if (secret) {
+			kh_buf_add(&b, p, (size_t)(eq - p) + 1);
+			kh_buf_adds(&b, "REDACTED");
+		} else
+			kh_buf_add(&b, p, (size_t)(end - p));
+		if (*end == '#') {
+			kh_buf_adds(&b, end);
+			break;
+		}
+		q = end;
+	}
+	return kh_buf_detach(&b);
+}
+
 void
 kh_http_queue(struct kh_http *h, const char *url, long max_age,
     kh_http_cb cb, void *arg)
@@ -621,6 +663,7 @@ kh_http_queue(struct kh_http *h, const char *url, long max_age,
 
 	x->h = h;
 	x->url = kh_strdup(url);
+	x->shown = mask_secrets(url);
 	x->max_age = max_age;
 	x->cb = cb;
 	x->arg = arg;
@@ -677,7 +720,7 @@ fail(struct xfer *x, long status, const char *why)
 
 	h->st.failed++;
 	progress_clear(h);
-	kh_err("cannot fetch '%s': %s", x->url, why);
+	kh_err("cannot fetch '%s': %s", x->shown, why);
 	kh_fail(KH_REMOTE);
 	deliver(x, status, 0, NULL, 0, NULL, NULL, 0);
 	xfer_free(x);
@@ -700,7 +743,7 @@ retry(struct xfer *x, long status, const char *why)
 	wait += wait * 0.5 * ((double)rand() / RAND_MAX);
 	if (wait > 60)
 		wait = 60;
-	kh_note("retrying '%s' in %.1f s: %s", x->url, wait, why);
+	kh_note("retrying '%s' in %.1f s: %s", x->shown, wait, why);
 	x->not_before = mono() + wait;
 	enqueue(h, x, 1);
 }
@@ -830,7 +873,7 @@ finish(struct xfer *x, CURLcode res)
 	if (res != CURLE_OK) {
 		int again = transport_error(h, res, why, sizeof why);
 
-		kh_note("GET %s: %s", x->url, why);
+		kh_note("GET %s: %s", x->shown, why);
 		kh_buf_reset(&x->body);
 		if (again)
 			retry(x, 0, why);
@@ -838,7 +881,7 @@ finish(struct xfer *x, CURLcode res)
 			fail(x, 0, why);
 		return;
 	}
-	kh_note("GET %s%s -> %ld", x->url, x->auth ? " (token sent)" : "",
+	kh_note("GET %s%s -> %ld", x->shown, x->auth ? " (token sent)" : "",
 	    status);
 	if (((status >= 200 && status < 300) || status == 304) &&
 	    x->rl_remaining == 0 && x->rl_reset > 0) {
@@ -967,7 +1010,7 @@ start(struct kh_http *h, struct xfer *x)
 		x->ce = cache_read(h, x->url, &corrupt);
 	if (corrupt)
 		kh_note("cache entry for '%s' was damaged: fetching it again",
-		    x->url);
+		    x->shown);
 	if (x->ce && (h->offline || fresh(x->ce, x->max_age))) {
 		struct centry *c = x->ce;
 

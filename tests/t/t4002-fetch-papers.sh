@@ -94,6 +94,14 @@ test_expect_success 'the API key and contact go to OpenAlex, never to the output
 	grep -q "api_key=sekret-key-123 200 .*ua=kh-fetch/[0-9.]* (mailto:recruiter@example.org)$" "$TRASH/replay.log"
 '
 
+test_expect_success 'the API key never reaches stderr, even in errors and -v logs' '
+	fresh keyerr &&
+	test_must_fail --rc=5 env OPENALEX_API_KEY=sekret-key-123 \
+		kh-fetch papers -v --openalex A5000000099 >out 2>err &&
+	! grep -q sekret err &&
+	grep -q "api_key=REDACTED" err
+'
+
 test_expect_success 'DBLP: one author hit as an object, numbers as strings, pid filter' '
 	fresh dblp &&
 	kh-fetch papers --dblp "Tri Example" -v >out 2>err &&
