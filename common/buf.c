@@ -5,7 +5,7 @@
 #include "kh.h"
 
 int
-kh_buf_add(struct kh_buf *b, const void *s, size_t n)
+kh_buf_grow(struct kh_buf *b, size_t n)
 {
 	size_t need = b->len + n + 1;
 
@@ -19,6 +19,14 @@ kh_buf_add(struct kh_buf *b, const void *s, size_t n)
 		b->p = kh_realloc(b->p, cap);
 		b->cap = cap;
 	}
+	return 0;
+}
+
+int
+kh_buf_add(struct kh_buf *b, const void *s, size_t n)
+{
+	if (kh_buf_grow(b, n) < 0)
+		return -1;
 	if (n)
 		memcpy(b->p + b->len, s, n);
 	b->len += n;

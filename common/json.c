@@ -63,49 +63,62 @@ kh_json_string(struct kh_buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
+	char *o;
 	size_t i = 0;
 
-	kh_buf_addc(b, '"');
+	/* Room for the worst case (every byte a \u00XX or U+FFFD) up front,
+	 * so the loop writes straight into the buffer. */
+	if (kh_buf_grow(b, n * 6 + 2) < 0)
+		return;
+	o = b->p + b->len;
+	*o++ = '"';
 	while (i < n) {
 		unsigned c = u[i];
-		size_t run = i, k;
+		size_t k;
 
-		/* copy the plain ASCII run in one go */
-		while (run < n && u[run] >= 0x20 && u[run] < 0x80 &&
-		    u[run] != '"' && u[run] != '\\')
-			run++;
-		if (run > i) {
-			kh_buf_add(b, u + i, run - i);
-			i = run;
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			i++;
 			continue;
 		}
-		switch (c) {
-		case '"': kh_buf_add(b, "\\\"", 2); i++; continue;
-		case '\\': kh_buf_add(b, "\\\\", 2); i++; continue;
-		case '\n': kh_buf_add(b, "\\n", 2); i++; continue;
-		case '\r': kh_buf_add(b, "\\r", 2); i++; continue;
-		case '\t': kh_buf_add(b, "\\t", 2); i++; continue;
-		case '\b': kh_buf_add(b, "\\b", 2); i++; continue;
-		case '\f': kh_buf_add(b, "\\f", 2); i++; continue;
-		}
-		if (c < 0x20) {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4],
-			    hex[c & 15] };
+		if (c < 0x80) {
+			const char *e = NULL;
 
-			kh_buf_add(b, e, 6);
+			switch (c) {
+			case '"': e = "\\\""; break;
+			case '\\': e = "\\\\"; break;
+			case '\n': e = "\\n"; break;
+			case '\r': e = "\\r"; break;
+			case '\t': e = "\\t"; break;
+			case '\b': e = "\\b"; break;
+			case '\f': e = "\\f"; break;
+			}
+			if (e) {
+				*o++ = e[0];
+				*o++ = e[1];
+			} else {
+				memcpy(o, "\\u00", 4);
+				o[4] = hex[c >> 4];
+				o[5] = hex[c & 15];
+				o += 6;
+			}
 			i++;
 			continue;
 		}
 		k = utf8_len(u + i, n - i);
 		if (k == 0) {
-			kh_buf_add(b, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			memcpy(o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			o += 3;
 			i++;
 		} else {
-			kh_buf_add(b, u + i, k);
+			memcpy(o, u + i, k);
+			o += k;
 			i += k;
 		}
 	}
-	kh_buf_addc(b, '"');
+	*o++ = '"';
+	b->len = (size_t)(o - b->p);
+	b->p[b->len] = '\0';
 }
 
 void
@@ -119,7 +132,15 @@ kh_json_number(struct kh_buf *b, double d)
 	}
 	/* Whole numbers print exactly, never in exponent form. */
 	if (d == floor(d) && fabs(d) < 1e18) {
-		kh_buf_addf(b, "%.0f", d == 0 ? 0.0 : d);
+		unsigned long long v = (unsigned long long)fabs(d);
+		char *e = s + sizeof s, *p = e;
+
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		if (d < 0)
+			*--p = '-';
+		kh_buf_add(b, p, (size_t)(e - p));
 		return;
 	}
 	/* Otherwise the shortest of %.15g / %.17g that reads back exactly. */

@@ -58,6 +58,8 @@ struct kh_buf {
 	size_t len, cap, max;
 };
 int kh_buf_add(struct kh_buf *b, const void *s, size_t n); /* -1 over max */
+/* Make room for n more bytes (+ the NUL) without adding them: -1 over max. */
+int kh_buf_grow(struct kh_buf *b, size_t n);
 int kh_buf_addc(struct kh_buf *b, int c);
 int kh_buf_adds(struct kh_buf *b, const char *s);
 int kh_buf_addf(struct kh_buf *b, const char *fmt, ...) KH_PRINTF(2, 3);
