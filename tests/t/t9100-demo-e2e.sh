@@ -12,9 +12,12 @@ test_expect_success 'the demo runs and prints a shortlist' '
 jq -rs "map(select(.score.total > 0)) | sort_by(-.score.total, .id) | .[].name" \
 	out/scored.ndjson >shortlist 2>/dev/null
 
-test_expect_success 'the shortlist puts the kernel authors first' '
+# Ravi Raman: rank 2 of 180 before the deadline and an organiser-stated
+# 3rd place, machine-verified results, the most reliable signal; then Mei
+# Lin: three merged Hopper/Blackwell kernel PRs upstream.
+test_expect_success 'the shortlist puts the machine-verified and kernel authors first' '
 	head -2 shortlist >top &&
-	printf "Mei Lin\nRavi Raman\n" >expect &&
+	printf "Ravi Raman\nMei Lin\n" >expect &&
 	test_cmp expect top
 '
 
