@@ -76,18 +76,28 @@ prx_done(struct gh *g, struct prx *x)
 		prx_finish(g, x);
 }
 
-/* Fill in an input record (prs --complete) from the single-PR answer. */
+/*
+ * Fill in an input record (prs --complete) from the single-PR answer: the
+ * merged state always, and every field the input left null or empty (a
+ * trimmed GH Archive payload has no author, title, body or labels).
+ */
 static void
 complete_record(cJSON *rec, const cJSON *pr)
 {
+	cJSON *full = gh_pr_record(pr, kh_get_str(rec, "repo")), *f;
+
 	gh_pr_detail(rec, pr);
-	if (!cJSON_IsString(kh_get(rec, "title")))
-		kh_set(rec, "title", kh_get_str(pr, "title") ?
-		    cJSON_CreateString(kh_get_str(pr, "title")) :
-		    cJSON_CreateNull());
-	if (!cJSON_IsString(kh_get(rec, "url")) && kh_get_str(pr, "html_url"))
-		kh_set(rec, "url", cJSON_CreateString(kh_get_str(pr,
-		    "html_url")));
+	cJSON_ArrayForEach(f, full) {
+		const cJSON *have = cJSON_GetObjectItemCaseSensitive(rec,
+		    f->string);
+
+		if (cJSON_IsNull(f) || (cJSON_IsObject(f) && f->child == NULL))
+			continue;
+		if (have == NULL || cJSON_IsNull(have) ||
+		    (cJSON_IsObject(have) && have->child == NULL))
+			kh_set(rec, f->string, cJSON_Duplicate(f, 1));
+	}
+	cJSON_Delete(full);
 }
 
 static int

@@ -159,7 +159,7 @@ test_expect_success 'one record per PR even when named twice' '
 	test_cmp "$E/prs.ndjson" out && test_cmp /dev/null err
 '
 
-test_expect_success 'prs --complete fills in merged:null evidence, the rest passes' '
+test_expect_success 'prs --complete fills in merged:null evidence and what a trimmed payload lacks, the rest passes' '
 	cat >in <<-\EOF &&
 	{"type":"evidence","id":"gharchive:pr:acme/kernels#104","kind":"pr","source":"gharchive","repo":"acme/kernels","number":104,"at":null,"title":null,"merged":null}
 	{"type":"evidence","id":"gharchive:pr:acme/kernels#105","kind":"pr","source":"gharchive","repo":"acme/kernels","number":105,"merged":null,"merged_at":null}
@@ -169,8 +169,8 @@ test_expect_success 'prs --complete fills in merged:null evidence, the rest pass
 	gh prs --complete <in >out 2>err &&
 	test_cmp /dev/null err &&
 	cat >expect <<-\EOF &&
-	{"type":"evidence","id":"gharchive:pr:acme/kernels#104","kind":"pr","source":"gharchive","repo":"acme/kernels","number":104,"at":"2025-01-20T16:00:00Z","title":"Try a split-K variant","merged":false,"merged_at":null,"merged_by":null,"url":"https://github.com/acme/kernels/pull/104"}
-	{"type":"evidence","id":"gharchive:pr:acme/kernels#105","kind":"pr","source":"gharchive","repo":"acme/kernels","number":105,"merged":true,"merged_at":"2025-03-01T12:30:00Z","at":"2025-03-01T12:30:00Z","merged_by":"maint","title":"Add FP8 grouped GEMM for Hopper","url":"https://github.com/acme/kernels/pull/105"}
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#104","kind":"pr","source":"gharchive","repo":"acme/kernels","number":104,"at":"2025-01-20T16:00:00Z","title":"Try a split-K variant","merged":false,"merged_at":null,"merged_by":null,"person":{"login":"bob","user_id":"5002"},"url":"https://github.com/acme/kernels/pull/104","upstream":true,"author_type":"User","base_repo":"acme/kernels","head_repo":"bob/kernels","from_fork":true,"labels":[]}
+	{"type":"evidence","id":"gharchive:pr:acme/kernels#105","kind":"pr","source":"gharchive","repo":"acme/kernels","number":105,"merged":true,"merged_at":"2025-03-01T12:30:00Z","at":"2025-03-01T12:30:00Z","merged_by":"maint","person":{"login":"alice","user_id":"5001"},"url":"https://github.com/acme/kernels/pull/105","upstream":true,"title":"Add FP8 grouped GEMM for Hopper","text":"Uses wgmma and TMA.\r\n\r\nBenchmarks in the thread.","author_type":"User","base_repo":"acme/kernels","head_repo":"alice/kernels","from_fork":true,"labels":["perf","cuda"]}
 	EOF
 	sed -n 3,4p in >>expect &&
 	test_cmp expect out &&
