@@ -140,6 +140,14 @@ typedef int (*kh_handler)(cJSON *rec, const struct kh_pos *pos, void *ctx);
 void kh_loop(int argc, char **argv, kh_handler fn, void *ctx);
 /* Same for one reader (kh-fetch events feeds gzip through this). */
 void kh_loop_reader(struct kh_reader *r, kh_handler fn, void *ctx);
+/*
+ * Lines of text rather than records (handles, URLs) from standard input:
+ * fn sees each line trimmed of blanks, never a blank line or a "#"
+ * comment; an overlong line is a bad record, a read error exit status 4.
+ */
+typedef void (*kh_text_fn)(const char *line, const struct kh_pos *pos,
+    void *ctx);
+void kh_loop_text(kh_text_fn fn, void *ctx);
 /* Write one record as a compact line to stdout. */
 void kh_emit(const cJSON *rec);
 /* Count a record read from a source that is not the loop (e.g. git). */

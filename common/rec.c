@@ -267,6 +267,38 @@ kh_loop_reader(struct kh_reader *r, kh_handler fn, void *ctx)
 }
 
 void
+kh_loop_text(kh_text_fn fn, void *ctx)
+{
+	struct kh_reader *r = kh_reader_fd("<stdin>", 0);
+	struct kh_pos pos = { "<stdin>", 0, 0 };
+	char *line;
+	size_t len;
+	int rc;
+
+	while ((rc = kh_getline(r, kh_opt.max_line, &line, &len)) != 0) {
+		pos.line = r->lineno;
+		if (rc == -2) {
+			kh_err("cannot read '<stdin>': %s", strerror(errno));
+			kh_fail(KH_SYS);
+			break;
+		}
+		if (rc == -1) {
+			kh_count_in();
+			kh_bad(&pos, "line longer than %zu bytes, skipped",
+			    kh_opt.max_line);
+			continue;
+		}
+		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			line[--len] = '\0';
+		line += strspn(line, " \t");
+		if (*line == '\0' || *line == '#')
+			continue;
+		fn(line, &pos, ctx);
+	}
+	kh_reader_free(r);
+}
+
+void
 kh_loop(int argc, char **argv, kh_handler fn, void *ctx)
 {
 	static char dashs[] = "-";

@@ -83,35 +83,9 @@ add(struct cf *cf, const char *s, const struct kh_pos *pos)
 }
 
 static void
-read_stdin(struct cf *cf)
+add_line(const char *line, const struct kh_pos *pos, void *cf)
 {
-	struct kh_reader *r = kh_reader_fd("<stdin>", 0);
-	struct kh_pos pos = { "<stdin>", 0, 0 };
-	char *line;
-	size_t len;
-	int rc;
-
-	while ((rc = kh_getline(r, kh_opt.max_line, &line, &len)) != 0) {
-		pos.line = kh_reader_lineno(r);
-		if (rc == -2) {
-			kh_err("cannot read '<stdin>': %s", strerror(errno));
-			kh_fail(KH_SYS);
-			break;
-		}
-		if (rc == -1) {
-			kh_count_in();
-			kh_bad(&pos, "line longer than %zu bytes, skipped",
-			    kh_opt.max_line);
-			continue;
-		}
-		while (len && strchr(" \t", line[len - 1]))
-			line[--len] = '\0';
-		line += strspn(line, " \t");
-		if (*line == '\0' || *line == '#')
-			continue;
-		add(cf, line, &pos);
-	}
-	kh_reader_free(r);
+	add(cf, line, pos);
 }
 
 static void
@@ -291,7 +265,7 @@ fetch_codeforces(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc == 0) {
-		read_stdin(&cf);
+		kh_loop_text(add_line, &cf);
 	} else {
 		for (int i = 0; i < argc; i++) {
 			struct kh_pos pos = { "<operand>", (unsigned long)i + 1,

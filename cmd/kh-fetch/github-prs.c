@@ -713,45 +713,23 @@ claim(struct gh *g, const char *url, const struct kh_pos *pos)
 	gh_pump(g);
 }
 
+static void
+claim_line(const char *line, const struct kh_pos *pos, void *g)
+{
+	claim(g, line, pos);
+}
+
 int
 gh_claims(struct gh *g, int argc, char **argv)
 {
 	struct kh_pos pos = { "<argv>", 0, 0 };
-	struct kh_reader *r;
-	char *line;
-	size_t len;
-	int rc;
 
 	for (int i = 0; i < argc; i++) {
 		pos.line = (unsigned long)i + 1;
 		claim(g, argv[i], &pos);
 	}
-	if (argc > 0)
-		return 0;
-	/* stdin: one URL a line; blank lines and "#" comments ignored */
-	r = kh_reader_fd("<stdin>", 0);
-	pos.file = "<stdin>";
-	while ((rc = kh_getline(r, kh_opt.max_line, &line, &len)) != 0) {
-		pos.line = kh_reader_lineno(r);
-		if (rc == -2) {
-			kh_err("cannot read '<stdin>': %s", strerror(errno));
-			kh_fail(KH_SYS);
-			break;
-		}
-		if (rc == -1) {
-			kh_count_in();
-			kh_bad(&pos, "line longer than %zu bytes, skipped",
-			    kh_opt.max_line);
-			continue;
-		}
-		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			line[--len] = '\0';
-		while (*line == ' ' || *line == '\t')
-			line++;
-		if (*line == '\0' || *line == '#')
-			continue;
-		claim(g, line, &pos);
-	}
-	kh_reader_free(r);
+	/* no operands: one URL a line on stdin */
+	if (argc == 0)
+		kh_loop_text(claim_line, g);
 	return 0;
 }
