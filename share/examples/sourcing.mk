@@ -10,13 +10,17 @@
 # changed, so later stages rebuild only when their inputs did.
 # GITHUB_TOKEN comes from the environment, never from this file.
 
+# A failing kh-fetch in a pipe must fail the stage.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 REPOS ?= $(error set REPOS to one or more OWNER/NAME)
 BRIEF ?= $(error set BRIEF to a role brief, see kh-record(5))
 OUT   ?= kh-run
 SINCE ?=
 FETCH_FLAGS ?=
 
-all: shortlist
+all: shortlist outreach
 fetch: $(OUT)/evidence.ndjson
 authorship: $(OUT)/candidates.ndjson
 score: $(OUT)/scored.ndjson
@@ -31,11 +35,11 @@ $(OUT)/params: FORCE
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # Always asks (through the cache); keeps the old file when nothing changed.
+# `kh-fetch github user` passes the PRs through and adds their authors'
+# profiles.
 $(OUT)/evidence.ndjson: $(OUT)/params FORCE
-	kh-fetch github prs --files $(if $(SINCE),--since $(SINCE)) $(FETCH_FLAGS) $(REPOS) > $@.prs
-	kh-fetch github user $(FETCH_FLAGS) < $@.prs > $@.users
-	cat $@.prs $@.users > $@.new
-	@rm -f $@.prs $@.users
+	kh-fetch github prs --files $(if $(SINCE),--since $(SINCE)) $(FETCH_FLAGS) $(REPOS) \
+		| kh-fetch github user $(FETCH_FLAGS) > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; echo "evidence unchanged"; else mv $@.new $@; fi
 
 $(OUT)/candidates.ndjson: $(OUT)/evidence.ndjson
