@@ -44,6 +44,16 @@ days_from_civil(long long y, unsigned m, unsigned d)
 }
 
 static int
+days_in_month(int y, int m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return days[m - 1] + (m == 2 && leap);
+}
+
+static int
 digits(const char *s, int n, int *out)
 {
 	int v = 0;
@@ -74,7 +84,7 @@ kh_parse_time(const char *s, time_t *t)
 	}
 	if (strlen(s) < 10 || digits(s, 4, &y) || s[4] != '-' ||
 	    digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d) ||
-	    mo < 1 || mo > 12 || d < 1 || d > 31)
+	    mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
 		return -1;
 	p = s + 10;
 	if (*p == 'T' || *p == ' ') {

@@ -111,6 +111,10 @@ test_time(void)
 	    t == 1709251199, "fractions dropped");
 	ok(kh_parse_time("@86400", &t) == 0 && t == 86400, "@epoch");
 	ok(kh_parse_time("2025-13-01", &t) == -1, "month 13 refused");
+	ok(kh_parse_time("2024-02-30", &t) == -1, "February 30 refused");
+	ok(kh_parse_time("2023-02-29", &t) == -1, "February 29 of a common year refused");
+	ok(kh_parse_time("2000-02-29", &t) == 0, "February 29 of 2000 accepted");
+	ok(kh_parse_time("2025-04-31", &t) == -1, "April 31 refused");
 	ok(kh_parse_time("2025-01-01junk", &t) == -1, "junk refused");
 	ok(kh_parse_time("yesterday", &t) == -1, "words refused");
 	kh_iso8601(1709251199, out);
