@@ -347,7 +347,16 @@ judge_other(struct ev *e, const struct claim *a)
 {
 	switch (e->kind) {
 	case K_LEADERBOARD:
-		if (e->after_deadline)
+		/*
+		 * A rank taken after the deadline is machine-verified skill,
+		 * not a prize placement: verified here, and kh-score credits
+		 * it as skill only.
+		 */
+		if (e->after_deadline && e->rank >= 1)
+			say(e, V_VERIFIED, "ranked %lld on %s (%s) after the "
+			    "deadline: skill, not a placement", e->rank,
+			    or(e->board, "a board"), or(e->gpu, "?"));
+		else if (e->after_deadline)
 			say(e, V_UNVERIFIED, "submitted after the deadline of %s",
 			    or(e->board, "the board"));
 		else if (e->rank >= 1 && e->ranked >= e->rank)
@@ -362,10 +371,16 @@ judge_other(struct ev *e, const struct claim *a)
 			    or(e->board, "the board"));
 		break;
 	case K_COMPETITION:
-		if (e->self_reported || e->low_conf)
-			say(e, V_UNVERIFIED, "placing %s is %s",
-			    or(e->placing, "?"), e->self_reported ?
-			    "self-reported" : "of low confidence");
+		/* A self-reported placing is the member's own entry, so it
+		 * is theirs; kh-score gives it less than an organiser's word.
+		 * Low confidence in the registry is not enough facts. */
+		if (e->low_conf)
+			say(e, V_UNVERIFIED, "placing %s is of low confidence",
+			    or(e->placing, "?"));
+		else if (e->self_reported)
+			say(e, V_VERIFIED, "placed %s, self-reported (the "
+			    "organiser does not say): counts less",
+			    or(e->placing, "?"));
 		else
 			say(e, V_VERIFIED, "placed %s (organiser: %s)",
 			    or(e->placing, "?"), or(e->organiser, "?"));
